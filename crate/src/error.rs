@@ -1,0 +1,61 @@
+//! The one error type of the crate. Every message says what was wrong and what is allowed, so the
+//! command line and the page can show it to a reader as it is.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A name that is not one of the presets.
+    UnknownPreset { name: String, allowed: Vec<String> },
+    /// A `config.json` whose `model_type` this crate does not model.
+    UnsupportedFamily { model_type: String, allowed: Vec<&'static str> },
+    /// A field that is missing, of the wrong type, or inconsistent with another.
+    InvalidField { field: String, problem: String },
+    /// A number from the reader (sequence length, batch, ...) outside what is allowed.
+    OutOfRange { what: String, value: String, allowed: String },
+    /// Input that is not valid JSON or not a JSON object.
+    Parse { what: String, problem: String },
+    /// A count too large for 64-bit integers.
+    Overflow { what: String },
+}
+
+impl Error {
+    pub fn field(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Error::InvalidField { field: field.into(), problem: problem.into() }
+    }
+
+    pub fn out_of_range(what: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
+        Error::OutOfRange { what: what.into(), value: value.to_string(), allowed: allowed.into() }
+    }
+
+    pub fn overflow(what: impl Into<String>) -> Self {
+        Error::Overflow { what: what.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownPreset { name, allowed } => write!(
+                f,
+                "unknown model \"{name}\": choose one of {}, or give a Hugging Face config.json",
+                allowed.join(", ")
+            ),
+            Error::UnsupportedFamily { model_type, allowed } => {
+                write!(f, "model_type \"{model_type}\" is not supported: supported families are {}", allowed.join(", "))
+            }
+            Error::InvalidField { field, problem } => write!(f, "{field}: {problem}"),
+            Error::OutOfRange { what, value, allowed } => {
+                write!(f, "{what} {value} is out of range: {allowed}")
+            }
+            Error::Parse { what, problem } => write!(f, "{what} could not be read: {problem}"),
+            Error::Overflow { what } => {
+                write!(f, "{what} is too large to count exactly in 64 bits")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,20 @@
+//! transformer-block: the numbers behind the lessons on the transformer block.
+//!
+//! - [`config`]: what a decoder is made of ([`ModelConfig`]), the named presets, and the import of a
+//!   Hugging Face `config.json`.
+//! - [`count`]: parameters by component, tensor shapes at a batch and sequence length, memory.
+//! - [`cost`]: FLOPs per token, training cost, and when attention outgrows the linear layers.
+//! - [`web`]: the WebAssembly facade, the only place that speaks to JavaScript.
+
+pub mod config;
+pub mod cost;
+pub mod count;
+pub mod error;
+pub mod formula;
+pub mod numbers;
+pub mod report;
+pub mod web;
+
+pub use config::ModelConfig;
+pub use error::Error;
+pub use report::Report;

@@ -1,0 +1,50 @@
+//! Plain-text number formatting for messages and the command line. (The page formats with
+//! `Intl.NumberFormat`; this is for text the crate itself writes.)
+
+use crate::error::{Error, Result};
+
+/// 124439808 -> "124,439,808".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A count typed into the page arrives as a JavaScript number: accept it only if it is a whole,
+/// non-negative number that a `u64` holds exactly.
+pub fn whole_number(what: &str, x: f64) -> Result<u64> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0; // 2^53 - 1
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE {
+        Ok(x as u64)
+    } else {
+        Err(Error::out_of_range(what, x, "it must be a whole number of at least 1"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{thousands, whole_number};
+
+    #[test]
+    fn groups_digits_in_threes() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(124_439_808), "124,439,808");
+    }
+
+    #[test]
+    fn whole_numbers_only() {
+        assert_eq!(whole_number("seq_len", 8.0), Ok(8));
+        for bad in [-1.0, 2.5, f64::NAN, f64::INFINITY, 1e300] {
+            let e = whole_number("seq_len", bad).unwrap_err().to_string();
+            assert!(e.starts_with("seq_len ") && e.contains("whole number"), "{e}");
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! `tblock`, run as a course author would run it.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn tblock(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tblock")).args(args).output().expect("tblock runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = tblock(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// A failing run: non-zero exit, nothing on stdout, the message on stderr, no panic.
+fn error(args: &[&str]) -> String {
+    let out = tblock(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    stderr
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/hf/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn presets_lists_all_eight() {
+    let v = json(&["presets"]);
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["tiny-gpt", "gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama3-8b", "llama3-70b", "mixtral-8x7b"]
+    );
+    let table = String::from_utf8(tblock(&["presets", "--format", "table"]).stdout).unwrap();
+    assert_eq!(table.lines().count(), 8);
+}
+
+#[test]
+fn count_prints_the_promised_fields() {
+    let v = json(&["count", "gpt2-small", "--seq-len", "1024"]);
+    assert_eq!(v["model"], "gpt2-small");
+    assert_eq!(v["total_params"], 124_439_808u64);
+    assert_eq!(v["non_embedding_params"], 85_056_000u64);
+    assert_eq!(v["active_params"], 124_439_808u64);
+    assert_eq!(v["forward_flops_per_token"], 285_055_488.0);
+    assert_eq!(v["training_flops_per_token"], 3.0 * 285_055_488.0);
+    let components = v["components"].as_array().unwrap();
+    let w_q = components.iter().find(|c| c["name"] == "W_Q").unwrap();
+    assert_eq!(w_q["params"], 12 * 768 * 768);
+    let sum: u64 = components.iter().map(|c| c["params"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 124_439_808);
+    let scores = v["activations"].as_array().unwrap().iter().find(|a| a["key"] == "scores").unwrap();
+    assert_eq!(scores["shape"], serde_json::json!([1, 12, 1024, 1024]));
+}
+
+#[test]
+fn every_family_round_trips_through_a_config_file() {
+    for (file, total) in [
+        ("gpt2.json", 124_439_808u64),
+        ("llama3-8b.json", 8_030_261_248),
+        ("mistral-7b.json", 7_241_732_096),
+        ("mixtral-8x7b.json", 46_702_792_704),
+        ("qwen2-0.5b.json", 494_032_768),
+        ("pythia-160m.json", 162_322_944),
+    ] {
+        let v = json(&["count", &fixture(file), "--batch", "2"]);
+        assert_eq!(v["total_params"], total, "{file}");
+        assert_eq!(v["batch"], 2);
+    }
+}
+
+#[test]
+fn table_format_is_for_people() {
+    let out = tblock(&["count", "gpt2-small", "--format", "table"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("GPT-2 small (gpt2-small): 124,439,808 parameters"), "{text}");
+    assert!(text.contains("4d² + 4d") && text.contains("2,362,368") && text.contains("28,348,416"), "{text}");
+}
+
+#[test]
+fn bad_input_gets_a_message_and_a_failing_exit() {
+    let e = error(&["count", "gpt5"]);
+    assert!(e.contains("unknown model \"gpt5\": choose one of tiny-gpt, gpt2-small"), "{e}");
+    let e = error(&["count", "gpt2-small", "--seq-len", "0"]);
+    assert!(e.contains("seq_len 0 is out of range: GPT-2 small accepts 1 to 1,024 tokens"), "{e}");
+    let e = error(&["count", "gpt2-small", "--seq-len", "-3"]);
+    assert!(e.contains("must be a whole number of at least 1, got \"-3\""), "{e}");
+    let e = error(&["count", "gpt2-small", "--batch", "abc"]);
+    assert!(e.contains("must be a whole number of at least 1, got \"abc\""), "{e}");
+    let e = error(&["count", "/no/such/config.json"]);
+    assert!(e.contains("cannot read /no/such/config.json: no such file"), "{e}");
+
+    let dir = std::env::temp_dir().join(format!("tblock-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t5 = dir.join("t5.json");
+    std::fs::write(&t5, r#"{"model_type": "t5"}"#).unwrap();
+    let e = error(&["count", t5.to_str().unwrap()]);
+    assert!(e.contains("model_type \"t5\" is not supported: supported families are gpt2, llama"), "{e}");
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{ \"model_type\": ").unwrap();
+    let e = error(&["count", broken.to_str().unwrap()]);
+    assert!(e.contains("config.json could not be read"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
