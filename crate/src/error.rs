@@ -17,6 +17,8 @@ pub enum Error {
     Parse { what: String, problem: String },
     /// A count too large for 64-bit integers.
     Overflow { what: String },
+    /// A weights file with a tensor missing, of the wrong shape or dtype, or not finite.
+    Weights { tensor: String, problem: String },
 }
 
 impl Error {
@@ -26,6 +28,10 @@ impl Error {
 
     pub fn out_of_range(what: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
         Error::OutOfRange { what: what.into(), value: value.to_string(), allowed: allowed.into() }
+    }
+
+    pub fn weights(tensor: impl Into<String>, problem: impl Into<String>) -> Self {
+        Error::Weights { tensor: tensor.into(), problem: problem.into() }
     }
 
     pub fn overflow(what: impl Into<String>) -> Self {
@@ -49,6 +55,7 @@ impl fmt::Display for Error {
                 write!(f, "{what} {value} is out of range: {allowed}")
             }
             Error::Parse { what, problem } => write!(f, "{what} could not be read: {problem}"),
+            Error::Weights { tensor, problem } => write!(f, "{tensor}: {problem}"),
             Error::Overflow { what } => {
                 write!(f, "{what} is too large to count exactly in 64 bits")
             }

@@ -3,11 +3,12 @@
 //! non-zero exit.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use transformer_block::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme, PRESET_NAMES};
+use transformer_block::nn::{weights, Matrix, TinyGpt};
 use transformer_block::numbers::thousands;
 use transformer_block::Report;
 
@@ -38,6 +39,39 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
+    /// Write a freshly initialised GPT-2-shaped model (GPT-2's init, from a seed) as safetensors.
+    Init {
+        /// Where to write the .safetensors file.
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// A GPT-2-shaped preset (tiny-gpt, gpt2-small, ...).
+        #[arg(long, default_value = "tiny-gpt")]
+        model: String,
+    },
+    /// Run a model on token ids and print the logits as JSON: {"logits": [[...], ...]}, a row per position.
+    Forward {
+        /// Token ids, comma-separated: 3,1,4,1,5.
+        #[arg(long, value_delimiter = ',', required = true, allow_hyphen_values = true, value_parser = token_id)]
+        ids: Vec<usize>,
+        /// A GPT-2-shaped safetensors file (Hugging Face names).
+        #[arg(long, conflicts_with = "seed")]
+        weights: Option<PathBuf>,
+        /// The config.json giving the head count and epsilon (default: config.json beside the weights,
+        /// else the file's own metadata).
+        #[arg(long, requires = "weights")]
+        config: Option<PathBuf>,
+        /// Instead of a file, TinyGPT initialised from this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Turn the causal mask off (an encoder).
+        #[arg(long)]
+        encoder: bool,
+        /// Also print the stream after the last block ("hidden").
+        #[arg(long)]
+        hidden: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -49,6 +83,36 @@ enum Format {
 /// A count on the command line: a whole number (its range is checked against the model later).
 fn whole_number(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| format!("must be a whole number of at least 1, got \"{text}\""))
+}
+
+fn token_id(text: &str) -> Result<usize, String> {
+    text.trim().parse::<usize>().map_err(|_| format!("token ids are whole numbers from 0, got \"{text}\""))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// The model for `forward`: a weights file (with its config) or a seeded TinyGPT.
+fn model_for_forward(weights: Option<PathBuf>, config: Option<PathBuf>, seed: Option<u64>) -> Result<TinyGpt, String> {
+    let Some(weights) = weights else {
+        return Ok(TinyGpt::tiny(seed.unwrap_or(0)));
+    };
+    let bytes = read(&weights)?;
+    let beside = weights.with_file_name("config.json");
+    let config_path = config.or_else(|| beside.exists().then_some(beside));
+    let config = match config_path {
+        Some(path) => {
+            let text = String::from_utf8(read(&path)?).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
+            Some(ModelConfig::from_hf_config_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    weights::load(&bytes, config.as_ref()).map_err(|e| format!("{}: {e}", weights.display()))
+}
+
+fn rows(m: &Matrix) -> Vec<Vec<f32>> {
+    m.row_iter().map(|r| r.iter().copied().collect()).collect()
 }
 
 /// A preset key, or else a path to a config.json.
@@ -193,6 +257,23 @@ fn run(cli: Cli) -> Result<String, String> {
                     Ok(presets.iter().map(|c| format!("{:<14} {:<14} {}\n", c.name, c.label, describe(c))).collect())
                 }
             }
+        }
+        Command::Init { out, seed, model } => {
+            let config = ModelConfig::preset(&model).map_err(|e| e.to_string())?;
+            let m = TinyGpt::new(&config, seed).map_err(|e| e.to_string())?;
+            let bytes = weights::save(&m).map_err(|e| e.to_string())?;
+            std::fs::write(&out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            Ok(format!("wrote {} ({} parameters, seed {seed})", out.display(), thousands(m.n_params() as u64)))
+        }
+        Command::Forward { ids, weights, config, seed, encoder, hidden } => {
+            let mut m = model_for_forward(weights, config, seed)?;
+            m.set_causal(!encoder);
+            let logits = m.forward(&ids).map_err(|e| e.to_string())?;
+            let mut out = serde_json::json!({ "logits": rows(&logits) });
+            if hidden {
+                out["hidden"] = serde_json::json!(rows(&m.hidden(&ids).map_err(|e| e.to_string())?));
+            }
+            json(&out)
         }
         Command::Count { model, seq_len, batch, format } => {
             let config = load(&model)?;

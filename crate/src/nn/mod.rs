@@ -1,0 +1,39 @@
+//! TinyGPT: a real, running GPT, one concept a file, read bottom-up.
+//!
+//! - [`init`]: the seeded random numbers behind GPT-2's initialisation.
+//! - [`activation`]: GELU (the tanh form) and softmax.
+//! - [`linear`]: y = x·W + b, with W stored input x output as GPT-2's Conv1D does.
+//! - [`norm`]: LayerNorm, one position at a time.
+//! - [`attention`]: multi-head self-attention with a causal flag.
+//! - [`feed_forward`]: d -> 4d -> d with GELU.
+//! - [`block`]: the transformer block, with the switches the lessons' experiments need.
+//! - [`moe`]: a mixture of experts: a router and feed-forward experts, top-k.
+//! - [`gpt`]: the whole model: tables, blocks, final norm, tied output.
+//! - [`weights`]: safetensors in and out, with Hugging Face GPT-2 tensor names.
+//! - [`masks`]: an encoder block against a decoder block on the same input.
+//!
+//! Activations are matrices with one row per position: the stream is [T, d].
+
+pub mod activation;
+pub mod attention;
+pub mod block;
+pub mod feed_forward;
+pub mod gpt;
+pub mod init;
+pub mod linear;
+pub mod masks;
+pub mod moe;
+pub mod norm;
+pub mod weights;
+
+/// A matrix of activations or weights: rows x columns, column-major (nalgebra's layout).
+pub type Matrix = nalgebra::DMatrix<f32>;
+/// A bias or a gain: one number per column.
+pub type RowVector = nalgebra::RowDVector<f32>;
+
+pub use attention::MultiHeadAttention;
+pub use block::{NormPlacement, Residual, Switches, TransformerBlock};
+pub use feed_forward::FeedForward;
+pub use gpt::TinyGpt;
+pub use moe::MixtureOfExperts;
+pub use norm::LayerNorm;
