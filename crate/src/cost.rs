@@ -184,3 +184,62 @@ pub fn training_run(params: f64, tokens: f64, peak: f64, utilisation: f64) -> Re
         hours: seconds / 3600.0,
     })
 }
+
+/// One point of the cost chart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostPoint {
+    pub seq_len: u64,
+    /// 2N: flat in T.
+    pub parameter_flops: f64,
+    /// 4·L·T·d_q: growing with T.
+    pub attention_flops: f64,
+    pub total: f64,
+    /// One block's attention share at this T.
+    pub attention_share: f64,
+}
+
+/// Forward FLOPs per token and one block's attention share across the model's whole context.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostCurve {
+    pub context: u64,
+    /// Sequence lengths spaced evenly on a log scale from 1 to the context (whole numbers, no repeats).
+    pub points: Vec<CostPoint>,
+    pub crossover_seq_len: f64,
+    pub crossover_within_context: bool,
+}
+
+/// The most points a curve may have.
+pub const MAX_CURVE_POINTS: u64 = 512;
+
+/// The cost chart's data: `n_points` sequence lengths from 1 to the context, log-spaced.
+pub fn cost_curve(config: &ModelConfig, n_points: u64) -> Result<CostCurve> {
+    if !(2..=MAX_CURVE_POINTS).contains(&n_points) {
+        return Err(Error::out_of_range("points", n_points, format!("choose 2 to {MAX_CURVE_POINTS}")));
+    }
+    let context = config.context;
+    let mut lengths: Vec<u64> = (0..n_points)
+        .map(|i| ((context as f64).ln() * i as f64 / (n_points - 1) as f64).exp().round() as u64)
+        .map(|t| t.clamp(1, context))
+        .collect();
+    lengths.dedup();
+    let points = lengths
+        .into_iter()
+        .map(|t| {
+            let f = forward_flops_per_token(config, t)?;
+            Ok(CostPoint {
+                seq_len: t,
+                parameter_flops: f.parameter_flops,
+                attention_flops: f.attention_flops,
+                total: f.total,
+                attention_share: attention_share(config, t)?.share,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let share = attention_share(config, 1)?;
+    Ok(CostCurve {
+        context,
+        points,
+        crossover_seq_len: share.crossover_seq_len,
+        crossover_within_context: share.crossover_within_context,
+    })
+}

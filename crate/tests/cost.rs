@@ -96,3 +96,22 @@ fn training_run_refuses_nonsense() {
     assert!(training_run(1e9, f64::NAN, 312e12, 0.5).is_err());
     assert!(forward_flops_per_token(&preset("gpt2-small"), 2048).is_err());
 }
+
+#[test]
+fn cost_curve_spans_the_context_on_a_log_scale() {
+    use transformer_block::cost::cost_curve;
+    let c = cost_curve(&preset("gpt2-small"), 64).unwrap();
+    assert_eq!(c.points.first().unwrap().seq_len, 1);
+    assert_eq!(c.points.last().unwrap().seq_len, 1024);
+    assert!(c.points.windows(2).all(|w| w[0].seq_len < w[1].seq_len));
+    let at_1024 = c.points.last().unwrap();
+    assert_eq!(at_1024.total, 285_055_488.0);
+    assert_eq!((100.0 * at_1024.attention_share).round(), 18.0);
+    assert!(c.points.iter().all(|p| p.parameter_flops == 247_306_752.0), "the parameter term is flat");
+    assert_eq!(c.crossover_seq_len, 4608.0);
+    assert!(!c.crossover_within_context);
+    assert_eq!(
+        cost_curve(&preset("gpt2-small"), 1).unwrap_err().to_string(),
+        "points 1 is out of range: choose 2 to 512"
+    );
+}
