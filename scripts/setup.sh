@@ -1,64 +1,105 @@
 #!/usr/bin/env bash
 # Install what `make serve` and `make test` need, and only what is missing or at the wrong version.
-# Idempotent: on a ready machine it checks versions and returns in seconds.
-# Runs as root, or as a normal user with sudo for the Debian packages.
+# Idempotent: on a ready machine it only compares versions and returns in a few seconds.
+#
+#   scripts/setup.sh                 as root, or as a normal user (sudo is asked for only when a
+#                                    Debian package is missing)
+#   sudo scripts/setup.sh            as a normal user: the Debian packages are installed as root,
+#                                    then the script drops back to $SUDO_USER for the Rust tools
+#                                    (~/.cargo) and node_modules, so they belong to that user
+#
+# What it installs:
+#   Debian   chromium, chromium-driver, firefox-esr (browser tests); node and npm if absent
+#   rustup   the wasm32-unknown-unknown target, rustfmt, clippy
+#   cargo    wasm-bindgen-cli (exactly the version crate/Cargo.toml pins), wasm-pack, geckodriver
+#   npm      the packages of package-lock.json (`npm ci`), without Playwright's browser download:
+#            @playwright/test, and binaryen, whose wasm-opt the Makefile puts first on PATH (Debian
+#            bookworm's binaryen 108 is too old: its wasm-opt breaks wasm-bindgen's externref table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
-if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+WASM_PACK_VERSION=0.15.1
+GECKODRIVER_VERSION=0.37.1
+NODE_MAJOR_MIN=20 # Playwright's minimum
 
-# --- Debian packages: browsers and their drivers for the browser tests, binaryen for wasm-opt.
-debs=(chromium chromium-driver firefox-esr binaryen)
-missing=()
-for p in "${debs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing Debian packages: ${missing[*]}"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+# ---------------------------------------------------------------------------------------------
+# Part 1, as root (directly or through sudo): Debian packages.
+if [ "${1:-}" != "--user-part" ]; then
+  debs=(chromium chromium-driver firefox-esr)
+  missing=()
+  for p in "${debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
+    say "installing Debian packages: ${missing[*]}"
+    "${SUDO[@]}" apt-get update -qq
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
 
-# --- Rust: the wasm target and the formatting/lint components.
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
-for c in rustfmt clippy; do
-  rustup component list --installed | grep -q "^$c" || rustup component add "$c"
-done
-
-# --- wasm-bindgen-cli at exactly the version the crate pins (the two must match).
-want_bindgen=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' crate/Cargo.toml)
-[ -n "$want_bindgen" ] || { echo "setup: cannot read the pinned wasm-bindgen version from crate/Cargo.toml" >&2; exit 1; }
-have_bindgen=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have_bindgen" != "$want_bindgen" ]; then
-  say "installing wasm-bindgen-cli $want_bindgen (have: ${have_bindgen:-none}); this builds from source, a few minutes"
-  cargo install wasm-bindgen-cli --version "$want_bindgen" --force
-fi
-
-# --- wasm-pack and geckodriver, pinned so every machine runs the same tools.
-want_pack=0.15.1
-have_pack=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have_pack" != "$want_pack" ]; then
-  say "installing wasm-pack $want_pack (have: ${have_pack:-none}); a few minutes"
-  cargo install wasm-pack --version "$want_pack" --force
-fi
-want_gecko=0.37.1
-have_gecko=$(geckodriver --version 2>/dev/null | head -n1 | awk '{print $2}' || true)
-if [ "$have_gecko" != "$want_gecko" ]; then
-  say "installing geckodriver $want_gecko (have: ${have_gecko:-none}); a few minutes"
-  cargo install geckodriver --version "$want_gecko" --force
-fi
-
-# --- npm packages, exactly as package-lock.json records them.
-if [ -f package-lock.json ]; then
-  if [ ! -f node_modules/.package-lock.json ] || ! cmp -s <(node -e 'const l=require("./package-lock.json");delete l.name;delete l.version;console.log(JSON.stringify(l.packages))') <(node -e 'const l=require("./node_modules/.package-lock.json");const p={...l.packages};console.log(JSON.stringify(Object.fromEntries(Object.entries(require("./package-lock.json").packages).map(([k])=>[k,p[k]??null]))))'); then
-    say "npm ci"
-    npm ci --no-audit --no-fund
+  # Run through sudo by a normal user: the rest belongs to that user, not to root.
+  if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    say "continuing as $SUDO_USER"
+    user_home=$(getent passwd "$SUDO_USER" | cut -d: -f6)
+    exec runuser -u "$SUDO_USER" -- env HOME="$user_home" USER="$SUDO_USER" "$0" --user-part
   fi
 fi
+
+# ---------------------------------------------------------------------------------------------
+# Part 2, as the user who will build and test.
+command -v cargo >/dev/null ||
+  die "cargo not found: install Rust with rustup (https://rustup.rs), then run this again"
+
+# Node: Playwright needs a recent one.
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$node_major" -ge "$NODE_MAJOR_MIN" ] ||
+  die "node $(node --version) is too old: Playwright needs node >= $NODE_MAJOR_MIN"
+
+# Rust: the wasm target and the formatting/lint components.
+if command -v rustup >/dev/null; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  components=$(rustup component list --installed)
+  for c in rustfmt clippy; do
+    grep -q "^$c" <<<"$components" || { say "adding $c"; rustup component add "$c"; }
+  done
+else
+  say "no rustup: assuming the toolchain already has wasm32-unknown-unknown, rustfmt and clippy"
+fi
+
+# `cargo install NAME VERSION` unless `BIN --version` already reports VERSION (second word).
+cargo_tool() {
+  local crate=$1 bin=$2 want=$3 have
+  have=$("$bin" --version 2>/dev/null | head -n1 | awk '{print $2}' || true)
+  if [ "$have" != "$want" ]; then
+    say "installing $crate $want (have: ${have:-none}); it builds from source, a few minutes"
+    cargo install "$crate" --version "$want" --force
+  fi
+}
+
+# wasm-bindgen-cli must be exactly the wasm-bindgen the crate pins (`wasm-bindgen = "=X.Y.Z"`).
+want_bindgen=$(sed -nE 's/^wasm-bindgen[[:space:]]*=[^"]*"=([0-9]+\.[0-9]+\.[0-9]+)".*/\1/p' crate/Cargo.toml)
+[ -n "$want_bindgen" ] ||
+  die 'crate/Cargo.toml must pin wasm-bindgen exactly (wasm-bindgen = "=X.Y.Z") for the CLI to match'
+cargo_tool wasm-bindgen-cli wasm-bindgen "$want_bindgen"
+cargo_tool wasm-pack wasm-pack "$WASM_PACK_VERSION"
+cargo_tool geckodriver geckodriver "$GECKODRIVER_VERSION"
+
+# npm packages, exactly as package-lock.json records them. node_modules/.lock-sha remembers which
+# lock the last `npm ci` installed, so an unchanged lock costs one sha256sum.
+lock_sha=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.lock-sha 2>/dev/null || true)" != "$lock_sha" ]; then
+  say "npm ci"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+  echo "$lock_sha" >node_modules/.lock-sha
+fi
+
 say "ready"

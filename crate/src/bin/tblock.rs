@@ -1,6 +1,10 @@
 //! `tblock`: the analytic model on the command line, for course authors who want the numbers for
 //! their text. JSON to stdout by default (`--format table` for people); errors to stderr with a
 //! non-zero exit.
+//!
+//! Native only: `wasm-pack test` builds every target of the crate for wasm32, where this is an empty stub.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,86 @@
+# transformer-block
+#
+#   make serve     install what is missing, build the wasm, serve www/ on http://localhost:$(PORT)
+#   make test      install what is missing, then every check, in order; stops at the first failure
+#   make setup     only the install step (scripts/setup.sh; seconds when nothing is missing)
+#   make wasm      only the release build of the wasm into www/pkg/
+#   make clean     remove build output (target/, www/pkg/, test reports)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.NOTPARALLEL:
+.DEFAULT_GOAL := help
+
+PORT ?= 8000
+CRATE := crate
+
+# The tools setup installs: wasm-opt (npm binaryen) in node_modules/.bin, the cargo ones in
+# ~/.cargo/bin, chromedriver from Debian in /usr/bin. wasm-pack uses the wasm-bindgen, wasm-opt,
+# chromedriver and geckodriver it finds on PATH, so it never downloads a tool of its own.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+# wasm-bindgen-test-runner picks its browser from whichever *DRIVER variable is set, Firefox's
+# first: each browser stage unsets the others', or --chrome would quietly run in Firefox.
+chrome_only := env -u GECKODRIVER -u SAFARIDRIVER
+firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
+
+# Prints a banner naming a stage; make then echoes each command as it runs it.
+stage = @printf '\n==> %s\n' $(1)
+
+.PHONY: help setup wasm serve test clean \
+	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
+
+help:
+	@sed -n '3,8s/^# \{0,1\}//p' Makefile
+
+setup:
+	$(call stage,'setup: scripts/setup.sh')
+	scripts/setup.sh
+
+wasm:
+	$(call stage,'wasm: release build into www/pkg/')
+	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
+	wasm-pack build $(CRATE) --release --target web --out-dir ../www/pkg --no-typescript --no-pack
+	@ls -l www/pkg/*.wasm
+
+serve: setup wasm
+	$(call stage,'serve: www/ on http://localhost:$(PORT)/')
+	PORT=$(PORT) node scripts/serve.mjs
+
+# Ends with Playwright's summary; any failing stage stops make with a non-zero status.
+test: setup test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
+
+test-fmt:
+	$(call stage,'test 1/7: formatting (rustfmt)')
+	cargo fmt --all -- --check
+
+test-clippy:
+	$(call stage,'test 2/7: lints (clippy, native and wasm32)')
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --package transformer-block --lib --test web --target wasm32-unknown-unknown -- -D warnings
+
+test-cargo:
+	$(call stage,'test 3/7: Rust tests (native)')
+	cargo test --workspace
+
+test-wasm-chrome:
+	$(call stage,'test 4/7: wasm tests in headless Chromium')
+	$(chrome_only) wasm-pack test --headless --chrome $(CRATE)
+
+test-wasm-firefox:
+	$(call stage,'test 5/7: wasm tests in headless Firefox')
+	$(firefox_only) wasm-pack test --headless --firefox $(CRATE)
+
+test-unit:
+	$(call stage,'test 6/7: front-end unit tests (node --test)')
+	node --test tests/unit/*.test.js
+
+# The end-to-end tests run against the release build a reader would get.
+test-e2e: wasm
+	$(call stage,'test 7/7: browser end-to-end tests (Playwright, Chromium)')
+	playwright test
+
+clean:
+	cargo clean
+	rm -rf www/pkg test-results playwright-report

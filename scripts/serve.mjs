@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// A static file server for www/, with no dependencies: `make serve` and Playwright's webServer use it.
+//
+//   PORT=8000 node scripts/serve.mjs [ROOT]      ROOT defaults to www/ next to this script's parent
+//
+// Binds to 127.0.0.1 only, serves GET and HEAD, sends the MIME types browsers insist on
+// (application/wasm for WebAssembly streaming compilation, text/javascript for modules), tells the
+// browser not to cache (a rebuilt wasm shows up on reload), and refuses any path outside ROOT.
+
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat, realpath } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HOST = '127.0.0.1';
+const PORT = Number(process.env.PORT ?? 8000);
+const ROOT = resolve(process.argv[2] ?? fileURLToPath(new URL('../www/', import.meta.url)));
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+function send(res, status, text) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(`${status} ${text}\n`);
+}
+
+/** The file a request path names, or null when it is not inside ROOT. */
+async function resolveFile(rootReal, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  let file = resolve(join(rootReal, decoded));
+  if (file !== rootReal && !file.startsWith(rootReal + sep)) return null;
+  let info = await stat(file).catch(() => null);
+  if (info?.isDirectory()) {
+    file = join(file, 'index.html');
+    info = await stat(file).catch(() => null);
+  }
+  if (!info?.isFile()) return { file: null };
+  // Symlinks must not lead out of ROOT either.
+  const real = await realpath(file);
+  if (!real.startsWith(rootReal + sep)) return null;
+  return { file: real, size: info.size };
+}
+
+const rootReal = await realpath(ROOT).catch(() => {
+  console.error(`serve: ${ROOT} does not exist`);
+  process.exit(1);
+});
+
+const server = createServer(async (req, res) => {
+  try {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return send(res, 405, 'Method Not Allowed');
+    }
+    const { pathname } = new URL(req.url, `http://${HOST}`);
+    const found = await resolveFile(rootReal, pathname);
+    if (found === null) return send(res, 403, 'Forbidden');
+    if (found.file === null) return send(res, 404, 'Not Found');
+    res.writeHead(200, {
+      'Content-Type': MIME[extname(found.file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': found.size,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(found.file).pipe(res);
+  } catch (err) {
+    console.error(`serve: ${req.method} ${req.url}: ${err.message}`);
+    if (!res.headersSent) send(res, 500, 'Internal Server Error');
+    else res.destroy();
+  }
+});
+
+server.on('error', (err) => {
+  console.error(`serve: cannot listen on ${HOST}:${PORT}: ${err.message}`);
+  process.exit(1);
+});
+
+server.listen(PORT, HOST, () => {
+  console.log(`serving ${rootReal} at http://localhost:${PORT}/ (Ctrl-C to stop)`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

@@ -1,0 +1,64 @@
+// The demo lesson page: a table of the presets. Every number comes from the wasm facade; this file
+// only puts them in the table, formatted.
+
+import { wasm } from './wasm.js';
+import { formatCompact, formatInteger } from './format.js';
+
+// Parameters at a short sequence: the count does not depend on it, but the facade asks for one.
+const SEQ_LEN = 8;
+const BATCH = 1;
+
+const table = document.getElementById('models');
+const status = document.getElementById('models-status');
+
+function cell(tag, text, className) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  if (className) el.className = className;
+  return el;
+}
+
+function modelCell(preset) {
+  const th = document.createElement('th');
+  th.scope = 'row';
+  th.append(preset.label, document.createElement('br'), cell('code', preset.name));
+  return th;
+}
+
+function parametersCell(lib, preset) {
+  // `count` arrives with the counting module; until then the table shows shapes only.
+  if (typeof lib.count !== 'function') return cell('td', '—', 'num');
+  const { total_params } = lib.count(preset.name, SEQ_LEN, BATCH);
+  const td = cell('td', formatInteger(total_params), 'num');
+  td.append(cell('span', ` (${formatCompact(total_params)})`, 'compact'));
+  return td;
+}
+
+function render(lib) {
+  const tbody = table.tBodies[0];
+  const rows = lib.presets().map((preset) => {
+    const tr = document.createElement('tr');
+    tr.dataset.model = preset.name;
+    tr.append(
+      modelCell(preset),
+      cell('td', formatInteger(preset.n_layers), 'num'),
+      cell('td', formatInteger(preset.d_model), 'num'),
+      cell('td', formatInteger(preset.n_heads), 'num'),
+      cell('td', formatInteger(preset.n_kv_heads), 'num'),
+      parametersCell(lib, preset),
+    );
+    return tr;
+  });
+  tbody.replaceChildren(...rows);
+  table.hidden = false;
+  status.textContent = `${rows.length} models, counted by the WebAssembly library.`;
+  status.classList.add('done');
+}
+
+try {
+  render(await wasm);
+} catch (err) {
+  status.textContent = `The model library could not be loaded, so this page cannot show its numbers: ${err.message}`;
+  status.classList.add('error');
+  console.error(err);
+}
