@@ -23,7 +23,7 @@ pub fn whole_number(what: &str, x: f64) -> Result<u64> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE {
         Ok(x as u64)
     } else {
-        Err(Error::out_of_range(what, x, "it must be a whole number of at least 1"))
+        Err(Error::out_of_range(what, x, "it must be a whole number (0, 1, 2, ...)"))
     }
 }
 
