@@ -46,14 +46,25 @@ impl LayerNorm {
 
     /// x [T, d] -> [T, d], each row on its own.
     pub fn forward(&self, x: &Matrix) -> Matrix {
-        let d = x.ncols();
+        // Column by column (nalgebra is column-major): each sweep is contiguous and runs over all T
+        // positions at once; per position the sums still run j = 0..d in order.
+        let (t, d) = x.shape();
         let mut y = x.clone();
-        for mut row in y.row_iter_mut() {
-            let mean = row.sum() / d as f32;
-            let variance = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / d as f32;
-            let inv = 1.0 / (variance + self.eps).sqrt();
-            for (j, v) in row.iter_mut().enumerate() {
-                *v = self.gain[j] * (*v - mean) * inv + self.bias[j];
+        let mut stats = vec![0.0f32; 2 * t]; // [mean; T] then [1/spread; T]
+        let (mean, inv) = stats.split_at_mut(t);
+        let data = y.as_mut_slice();
+        for col in data.chunks_exact(t) {
+            mean.iter_mut().zip(col).for_each(|(m, v)| *m += v);
+        }
+        mean.iter_mut().for_each(|m| *m /= d as f32);
+        for col in data.chunks_exact(t) {
+            inv.iter_mut().zip(col).zip(&*mean).for_each(|((s, v), m)| *s += (v - m) * (v - m));
+        }
+        inv.iter_mut().for_each(|s| *s = 1.0 / (*s / d as f32 + self.eps).sqrt());
+        for (j, col) in data.chunks_exact_mut(t).enumerate() {
+            let (g, b) = (self.gain[j], self.bias[j]);
+            for ((v, m), s) in col.iter_mut().zip(&*mean).zip(&*inv) {
+                *v = g * (*v - m) * s + b;
             }
         }
         y
