@@ -29,3 +29,20 @@ test('formatters refuse what is not an exact integer', () => {
     assert.throws(() => formatCompact(bad), TypeError);
   }
 });
+
+test('percentages, SI prefixes, scientific notation, bytes, vectors', async () => {
+  const f = await import('../../www/src/format.js');
+  assert.equal(f.formatPercent(0.2278), '23%');
+  assert.equal(f.formatPercent(0.000309), 'under 0.1%');
+  assert.equal(f.formatPercent(0.0063), '0.6%');
+  assert.equal(f.formatSI(285055488), '285 M');
+  assert.equal(f.formatSI(247601664, 'G'), '0.248 G');
+  assert.equal(f.formatScientific(2.2019e20, 2), '2.2 × 10²⁰');
+  assert.equal(f.formatScientific(1.4e10), '1.4 × 10¹⁰');
+  assert.equal(f.formatBytes(131072), '128 KiB');
+  assert.equal(f.formatBytes(512), '512 B');
+  assert.equal(f.formatVector([1.1000001, 1.7]), '(1.1, 1.7)');
+  assert.equal(f.formatVector([-1.3416, -0.0001]), '(-1.342, 0)');
+  assert.equal(f.formatDecimal(0.7310586), '0.731');
+  assert.throws(() => f.formatSI(NaN), TypeError);
+});

@@ -26,3 +26,70 @@ export function formatCompact(n) {
   checkInteger(n);
   return compactFormat.format(n);
 }
+
+const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
+const percentFine = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+
+/** A share as a percentage: 0.2278 -> "23%"; tiny shares read "under 0.1%", zero "0%". */
+export function formatPercent(share) {
+  if (!Number.isFinite(share)) throw new TypeError(`expected a share, got ${String(share)}`);
+  if (share > 0 && share < 0.001) return 'under 0.1%';
+  if (share < 0.01) return percentFine.format(share);
+  return percentFormat.format(share);
+}
+
+const sig3 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+const UNITS = [
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/**
+ * A large floating-point quantity (FLOPs) to three significant digits with an SI prefix:
+ * 285055488 -> "285 M", 247601664 -> "248 M". Optional `unit` is fixed: formatSI(2.476e8, 'G') -> "0.248 G".
+ */
+export function formatSI(x, unit) {
+  if (!Number.isFinite(x)) throw new TypeError(`expected a number, got ${String(x)}`);
+  const pick = unit ? UNITS.find(([, u]) => u === unit) : UNITS.find(([v]) => Math.abs(x) >= v);
+  if (!pick) return sig3.format(x);
+  return `${sig3.format(x / pick[0])} ${pick[1]}`;
+}
+
+/** A number in scientific notation as the lessons write it: 2.2e20 -> "2.2 × 10²⁰". */
+export function formatScientific(x, digits = 3) {
+  if (!Number.isFinite(x)) throw new TypeError(`expected a number, got ${String(x)}`);
+  if (x === 0) return '0';
+  const exp = Math.floor(Math.log10(Math.abs(x)));
+  const mantissa = Number((x / 10 ** exp).toPrecision(digits));
+  const sup = String(exp).replace(/[-0-9]/g, (c) => '⁻⁰¹²³⁴⁵⁶⁷⁸⁹'['-0123456789'.indexOf(c)]);
+  return `${mantissa} × 10${sup}`;
+}
+
+const bytesUnits = [
+  [2 ** 40, 'TiB'],
+  [2 ** 30, 'GiB'],
+  [2 ** 20, 'MiB'],
+  [2 ** 10, 'KiB'],
+];
+
+/** Bytes in binary units to three significant digits: 131072 -> "128 KiB". */
+export function formatBytes(n) {
+  if (!Number.isFinite(n)) throw new TypeError(`expected a byte count, got ${String(n)}`);
+  const pick = bytesUnits.find(([v]) => n >= v);
+  return pick ? `${sig3.format(n / pick[0])} ${pick[1]}` : `${formatInteger(n)} B`;
+}
+
+/** A vector as the lessons write it: [1.1, 1.7] -> "(1.1, 1.7)", each to `places` decimals at most. */
+export function formatVector(xs, places = 3) {
+  const f = new Intl.NumberFormat('en-US', { maximumFractionDigits: places, minimumFractionDigits: 0 });
+  return `(${Array.from(xs, (x) => f.format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x)).join(', ')})`;
+}
+
+/** A single number to `places` decimals at most: 0.7310586 -> "0.731". */
+export function formatDecimal(x, places = 3) {
+  const f = new Intl.NumberFormat('en-US', { maximumFractionDigits: places, minimumFractionDigits: 0 });
+  return f.format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x);
+}

@@ -1,0 +1,119 @@
+// The base of every <tb-…> element: a shadow root with the shared theme, one render per batch of
+// attribute changes, the wasm module (one instance for the whole page), and an inline message for
+// bad attributes that leaves the widget working.
+//
+//   class TbThing extends TbElement {
+//     static observedAttributes = ['model'];
+//     static styles = [sheet(`...`)];          // optional, adopted after the theme
+//     render(lib) { ... }                      // lib: the wasm facade; throw to show a message
+//   }
+
+import { wasm } from '../wasm.js';
+import { themeSheet } from './theme.js';
+
+let ids = 0;
+
+export class TbElement extends HTMLElement {
+  static styles = [];
+
+  #scheduled = false;
+  #messages = [];
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
+    /** A prefix unique to this element, for ids inside its shadow root and for labels. */
+    this.uid = `tb${++ids}`;
+  }
+
+  connectedCallback() {
+    this.update();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue !== newValue) this.update();
+  }
+
+  /** Re-render once, after the current batch of changes. */
+  update() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(async () => {
+      this.#scheduled = false;
+      if (!this.isConnected) return;
+      let lib;
+      try {
+        lib = await wasm;
+      } catch (err) {
+        this.shadowRoot.replaceChildren(messageElement(`This widget could not load its model library: ${err.message}`));
+        return;
+      }
+      this.#messages = [];
+      try {
+        this.render(lib);
+      } catch (err) {
+        this.warn(errorText(err));
+      }
+      this.#showMessages();
+    });
+  }
+
+  /** Note a problem to show above the widget (an attribute it could not use, say). */
+  warn(text) {
+    this.#messages.push(text);
+  }
+
+  /**
+   * Call a wasm function; on error, note the library's message (which says what is allowed) and
+   * return `fallback()` instead, so the widget goes on with a default.
+   */
+  attempt(fn, fallback) {
+    try {
+      return fn();
+    } catch (err) {
+      this.warn(errorText(err));
+      return fallback === undefined ? undefined : fallback();
+    }
+  }
+
+  #showMessages() {
+    const root = this.shadowRoot;
+    root.querySelectorAll(':scope > .error[data-message]').forEach((el) => el.remove());
+    for (const text of [...this.#messages].reverse()) root.prepend(messageElement(text));
+  }
+
+  /** The attribute's value, or `fallback` when it is absent or blank. */
+  attr(name, fallback) {
+    const v = this.getAttribute(name);
+    return v === null || v.trim() === '' ? fallback : v.trim();
+  }
+}
+
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function messageElement(text) {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.dataset.message = '';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  return p;
+}
+
+/** document.createElement with properties and children, so widgets build DOM without innerHTML. */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key in el && !key.includes('-')) el[key] = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  el.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  return el;
+}

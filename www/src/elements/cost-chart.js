@@ -1,0 +1,244 @@
+// <tb-cost-chart model="gpt2-small" seq-len="8">: forward FLOPs per token against T (the flat
+// parameter term, the growing attention term, their total) and one block's attention share with
+// the crossover marked. A cursor follows the sequence-length control; dragging on the chart moves T.
+// The curves come from cost_curve(); the readout at T from count(model, T, 1).
+
+import { TbElement, h, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { parseWhole } from '../attributes.js';
+import { seqLenControl } from '../controls/seq-len.js';
+import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
+import { renderCostChart } from '../charts/cost-chart-svg.js';
+import { formatSI, formatPercent, formatInteger, formatDecimal } from '../format.js';
+
+const DEFAULT_MODEL = 'gpt2-small';
+const DEFAULT_SEQ_LEN = 8;
+const CURVE_POINTS = 96;
+
+const CSS = `
+.chart { width: 100%; min-width: 0; }
+.cost-chart { touch-action: pan-y; user-select: none; -webkit-user-select: none; }
+.cost-chart text { font-size: 11px; }
+.cost-chart .panel-title { font-size: 12.5px; font-weight: 600; }
+.cost-chart .axis-title { fill: var(--_muted); }
+.cost-chart .axis line { stroke: var(--_muted); }
+.cost-chart .grid line { stroke: var(--_rule); stroke-width: 1; }
+.cost-chart .line { fill: none; stroke-width: 2.25; stroke-linejoin: round; }
+.line-total { stroke: var(--_fg); stroke-width: 2.5; }
+.line-parameter { stroke: var(--_feed-forward); stroke-dasharray: 7 4; }
+.line-attention { stroke: var(--_attention); }
+.line-share { stroke: var(--_attention); }
+.half-line { stroke: var(--_muted); stroke-dasharray: 3 3; }
+.crossover line, .crossover path { stroke: var(--_accent); stroke-width: 2; fill: none; }
+.crossover circle { fill: var(--_accent); }
+.crossover text { fill: var(--_accent); font-weight: 600; }
+.cursor-line { stroke: var(--_accent); stroke-width: 1.5; }
+.cursor-dot { fill: var(--_bg); stroke-width: 2; }
+.dot-total { stroke: var(--_fg); }
+.dot-parameter { stroke: var(--_feed-forward); }
+.dot-attention, .dot-share { stroke: var(--_attention); }
+.drag-surface { fill: transparent; cursor: ew-resize; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.25rem 0; padding: 0; list-style: none; font-size: 0.9rem; }
+.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
+.swatch { display: inline-block; width: 1.6rem; height: 0; border-top: 3px solid currentColor; }
+.swatch.total { color: var(--_fg); }
+.swatch.parameter { color: var(--_feed-forward); border-top-style: dashed; }
+.swatch.attention { color: var(--_attention); }
+.readout { font-variant-numeric: tabular-nums; }
+.readout strong { font-weight: 600; }
+`;
+
+export class TbCostChart extends TbElement {
+  static observedAttributes = ['model', 'seq-len'];
+  static styles = [sheet(CSS)];
+
+  #lib;
+  #model = DEFAULT_MODEL;
+  #curve;
+  #seqLen = DEFAULT_SEQ_LEN;
+  #chart; // { layout, setCursor, svg }
+  #parts; // the output elements, kept across T changes
+  #observer;
+  #drawnWidth = 0;
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = undefined;
+  }
+
+  render(lib) {
+    this.#lib = lib;
+    const requested = this.attr('model', DEFAULT_MODEL);
+    this.#model = requested;
+    this.#curve = this.attempt(
+      () => lib.cost_curve(requested, CURVE_POINTS),
+      () => {
+        this.#model = DEFAULT_MODEL;
+        return lib.cost_curve(DEFAULT_MODEL, CURVE_POINTS);
+      },
+    );
+    const parsed = parseWhole('seq-len', this.getAttribute('seq-len'), DEFAULT_SEQ_LEN);
+    if (parsed.error) this.warn(parsed.error);
+    let report = this.attempt(
+      () => lib.count(this.#model, parsed.value, 1),
+      () => null,
+    );
+    if (!report) report = lib.count(this.#model, Math.min(DEFAULT_SEQ_LEN, this.#curve.context), 1);
+    this.#seqLen = report.seq_len;
+    const label = report.config.label;
+    const context = this.#curve.context;
+
+    const control = seqLenControl({
+      uid: this.uid,
+      label: 'Sequence length T',
+      min: 1,
+      max: context,
+      value: this.#seqLen,
+      onChange: (t) => this.#moveTo(t),
+    });
+    const [slider, field] = control.querySelectorAll('input');
+
+    const cross = this.#curve.crossover_seq_len;
+    const crossText = formatDecimal(cross, 0);
+    const note = this.#curve.crossover_within_context
+      ? `Attention passes the linear layers of a block at T = ${crossText}, within the ${formatInteger(context)} tokens ${label} accepts.`
+      : `Attention would pass the linear layers at T = ${crossText}, past the ${formatInteger(context)} tokens ${label} accepts.`;
+
+    const first = this.#curve.points[0];
+    const last = this.#curve.points[this.#curve.points.length - 1];
+    const ariaLabel =
+      `Chart for ${label}. Forward FLOPs per token: ${formatSI(first.total)} at T = ${formatInteger(first.seq_len)}, ` +
+      `${formatSI(last.total)} at T = ${formatInteger(last.seq_len)}; the parameter term stays at ` +
+      `${formatSI(first.parameter_flops)} while the attention term grows from ${formatSI(first.attention_flops)} ` +
+      `to ${formatSI(last.attention_flops)}. One block's attention share grows from ${formatPercent(first.attention_share)} ` +
+      `to ${formatPercent(last.attention_share)}. ${note}`;
+
+    const chartBox = h('div', { class: 'chart' });
+    const readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    const inputError = h('p', { class: 'error', role: 'alert', hidden: true });
+
+    this.#parts = { slider, field, chartBox, readout, inputError, label, ariaLabel, crossText };
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, `What a token costs in ${label}`),
+      control,
+      inputError,
+      h(
+        'ul',
+        { class: 'legend', 'aria-label': 'Legend' },
+        h('li', {}, h('span', { class: 'swatch total', 'aria-hidden': 'true' }), 'total'),
+        h('li', {}, h('span', { class: 'swatch parameter', 'aria-hidden': 'true' }), 'parameter term 2N (flat)'),
+        h('li', {}, h('span', { class: 'swatch attention', 'aria-hidden': 'true' }), 'attention term 4·L·T·d'),
+      ),
+      chartBox,
+      readout,
+      h('p', { class: 'crossover-note' }, note),
+    );
+
+    this.#drawnWidth = 0;
+    this.#draw();
+    this.#observer?.disconnect();
+    this.#observer = new ResizeObserver(() => this.#draw());
+    this.#observer.observe(chartBox);
+    this.#show(report);
+  }
+
+  /** (Re)draws the SVG at the box's width; a no-op when the width has not changed. */
+  #draw() {
+    const box = this.#parts?.chartBox;
+    if (!box || !box.isConnected) return;
+    const width = Math.round(box.clientWidth || 640);
+    if (width === this.#drawnWidth) return;
+    this.#drawnWidth = width;
+    const layout = costChartLayout({ width, curve: this.#curve });
+    const { svg, setCursor } = renderCostChart(layout, {
+      ariaLabel: this.#parts.ariaLabel,
+      labels: {
+        flops: 'Forward FLOPs per token',
+        share: "Attention's share of one block's arithmetic",
+        crossover: layout.share.crossover.within ? `crossover T = ${this.#parts.crossText}` : `crossover at T = ${this.#parts.crossText}`,
+      },
+    });
+    this.#chart = { layout, setCursor, svg };
+    this.#listen(svg, layout);
+    box.replaceChildren(svg);
+    if (this.#parts.report) this.#placeCursor(this.#parts.report);
+  }
+
+  /** Dragging on the chart: pointer x -> whole T (the log scale's inverse), clamped to 1..context. */
+  #listen(svg, layout) {
+    const toSeqLen = (event) => {
+      const rect = svg.getBoundingClientRect();
+      const px = ((event.clientX - rect.left) * layout.width) / (rect.width || layout.width);
+      return seqLenAtX(layout.x, px, 1, this.#curve.context);
+    };
+    svg.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
+      svg.setPointerCapture(event.pointerId);
+      event.preventDefault();
+      this.#moveTo(toSeqLen(event), true);
+    });
+    svg.addEventListener('pointermove', (event) => {
+      if (svg.hasPointerCapture(event.pointerId)) this.#moveTo(toSeqLen(event), true);
+    });
+    const release = (event) => {
+      if (svg.hasPointerCapture(event.pointerId)) svg.releasePointerCapture(event.pointerId);
+    };
+    svg.addEventListener('pointerup', release);
+    svg.addEventListener('pointercancel', release);
+  }
+
+  /** A new T from the control or a drag: ask the library, or say why not and keep the last good T. */
+  #moveTo(t, fromChart = false) {
+    const { inputError, slider, field } = this.#parts;
+    if (fromChart && t === this.#seqLen) return;
+    let report;
+    try {
+      report = this.#lib.count(this.#model, t, 1);
+    } catch (err) {
+      inputError.textContent = errorText(err);
+      inputError.hidden = false;
+      return;
+    }
+    inputError.hidden = true;
+    inputError.textContent = '';
+    this.#seqLen = report.seq_len;
+    if (fromChart) {
+      slider.value = String(report.seq_len);
+      field.value = String(report.seq_len);
+    }
+    this.#show(report);
+  }
+
+  #show(report) {
+    this.#parts.report = report;
+    const f = report.forward_flops;
+    const a = report.attention_share;
+    const { readout } = this.#parts;
+    readout.replaceChildren(
+      'At T = ',
+      h('strong', { class: 'readout-t' }, formatInteger(report.seq_len)),
+      ': ',
+      h('strong', { class: 'readout-total' }, `${formatSI(f.total)}FLOPs`),
+      ` per token forward (parameters ${formatSI(f.parameter_flops)}, attention ${formatSI(f.attention_flops)}); attention is `,
+      h('strong', { class: 'readout-share' }, formatPercent(a.share)),
+      " of one block's arithmetic.",
+    );
+    this.#placeCursor(report);
+  }
+
+  #placeCursor(report) {
+    if (!this.#chart) return;
+    const f = report.forward_flops;
+    this.#chart.setCursor(
+      cursorLayout(this.#chart.layout, {
+        seqLen: report.seq_len,
+        total: f.total,
+        parameterFlops: f.parameter_flops,
+        attentionFlops: f.attention_flops,
+        share: report.attention_share.share,
+      }),
+    );
+  }
+}
+
+customElements.get('tb-cost-chart') || customElements.define('tb-cost-chart', TbCostChart);

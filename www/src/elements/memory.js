@@ -1,0 +1,193 @@
+// <tb-memory model="gpt2-small" batch="1" seq-len="8">: the memory a model needs just to hold its
+// weights, per number format, and its key/value cache per token and for a batch of B sequences of
+// T tokens. The reader edits B and T; every byte count comes from count(model, T, B).
+
+import { TbElement, h, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { parseWhole } from '../attributes.js';
+import { formatBytes, formatInteger } from '../format.js';
+
+const DEFAULT_MODEL = 'gpt2-small';
+const DEFAULT_BATCH = 1;
+const DEFAULT_SEQ_LEN = 8;
+
+const CSS = `
+.scroll { margin: 0.5rem 0; }
+table { min-width: 30rem; overflow-wrap: normal; }
+caption { text-align: left; font-weight: 600; padding: 0 0 0.4rem; }
+th[scope="col"] { font-size: 0.85rem; color: var(--_muted); font-weight: 600; vertical-align: bottom; }
+td.num, tbody th { white-space: nowrap; }
+.exact { display: block; font-size: 0.8rem; color: var(--_muted); }
+.note { font-size: 0.92rem; }
+`;
+
+export class TbMemory extends TbElement {
+  static observedAttributes = ['model', 'batch', 'seq-len'];
+  static styles = [sheet(CSS)];
+
+  #lib;
+  #model = DEFAULT_MODEL;
+  #parts;
+
+  render(lib) {
+    this.#lib = lib;
+    const requested = this.attr('model', DEFAULT_MODEL);
+    // The model alone first (T = 1, B = 1), so a bad batch or T is reported on its own.
+    this.#model = requested;
+    const base = this.attempt(
+      () => lib.count(requested, 1, 1),
+      () => {
+        this.#model = DEFAULT_MODEL;
+        return lib.count(DEFAULT_MODEL, 1, 1);
+      },
+    );
+    const c = base.config;
+
+    const b = parseWhole('batch', this.getAttribute('batch'), DEFAULT_BATCH);
+    if (b.error) this.warn(b.error);
+    const t = parseWhole('seq-len', this.getAttribute('seq-len'), DEFAULT_SEQ_LEN);
+    if (t.error) this.warn(t.error);
+    const batch = this.attempt(
+      () => (lib.count(this.#model, 1, b.value), b.value),
+      () => DEFAULT_BATCH,
+    );
+    const seqLen = this.attempt(
+      () => (lib.count(this.#model, t.value, 1), t.value),
+      () => Math.min(DEFAULT_SEQ_LEN, c.context),
+    );
+    const report = lib.count(this.#model, seqLen, batch);
+
+    const batchId = `${this.uid}-batch`;
+    const seqId = `${this.uid}-seq`;
+    const captionId = `${this.uid}-caption`;
+    const batchField = h('input', { type: 'number', id: batchId, min: 1, step: 1, value: batch });
+    const seqField = h('input', { type: 'number', id: seqId, min: 1, max: c.context, step: 1, value: seqLen });
+    const onInput = () => this.#recompute();
+    for (const f of [batchField, seqField]) {
+      f.addEventListener('input', onInput);
+      f.addEventListener('change', onInput);
+    }
+    const fullContext = h(
+      'button',
+      { type: 'button' },
+      `Use the full context (${formatInteger(c.context)})`,
+    );
+    fullContext.addEventListener('click', () => {
+      seqField.value = String(c.context);
+      this.#recompute();
+    });
+
+    const inputError = h('p', { class: 'error', role: 'alert', hidden: true });
+    const output = h('div', { class: 'output', 'aria-live': 'polite' });
+    this.#parts = { batchField, seqField, inputError, output, captionId, config: c };
+
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, `Memory for ${c.label}`),
+      h(
+        'div',
+        { class: 'controls' },
+        h('label', { htmlFor: batchId }, 'Batch B (sequences)', batchField),
+        h('label', { htmlFor: seqId }, 'Context T (tokens)', seqField),
+        fullContext,
+      ),
+      inputError,
+      output,
+      h(
+        'p',
+        { class: 'note kv-note' },
+        `The cache keeps one key and one value per token in each of the ${formatInteger(c.n_layers)} blocks, ` +
+          `for the ${formatInteger(c.n_kv_heads)} key/value heads (n_kv_heads), not the ` +
+          `${formatInteger(c.n_heads)} query heads: ` +
+          (c.n_kv_heads < c.n_heads
+            ? `${c.label} shares each key/value head among several query heads (grouped-query attention), which shrinks the cache.`
+            : `in ${c.label} every query head has its own key/value head, so the two numbers agree.`),
+      ),
+      h('p', { class: 'note muted' }, 'Weights are fixed once loaded; the cache grows with every token of every sequence in the batch.'),
+    );
+    this.#show(report);
+  }
+
+  /** The reader changed B or T: recompute, or say what is allowed and keep the last good table. */
+  #recompute() {
+    const { batchField, seqField, inputError } = this.#parts;
+    for (const [field, name] of [[batchField, 'batch'], [seqField, 'T']]) {
+      if (field.validity.badInput) {
+        inputError.textContent = `${name} is not a number: type a whole number`;
+        inputError.hidden = false;
+        return;
+      }
+    }
+    // Half-typed (an empty field): wait for the rest rather than complain.
+    if (batchField.value.trim() === '' || seqField.value.trim() === '') return;
+    const read = (field, name) => {
+      const parsed = parseWhole(name, field.value, NaN);
+      if (parsed.error) throw new Error(parsed.error.replace(/; using NaN$/, ''));
+      return parsed.value;
+    };
+    try {
+      const report = this.#lib.count(this.#model, read(seqField, 'T'), read(batchField, 'batch'));
+      inputError.hidden = true;
+      inputError.textContent = '';
+      this.#show(report);
+    } catch (err) {
+      inputError.textContent = errorText(err);
+      inputError.hidden = false;
+    }
+  }
+
+  #show(report) {
+    const m = report.memory;
+    const { output, captionId, config: c } = this.#parts;
+    const byDtype = (list, dtype) => list.find((x) => x.dtype === dtype);
+    const cell = (entry) =>
+      h(
+        'td',
+        { class: 'num' },
+        formatBytes(entry.bytes),
+        h('span', { class: 'exact' }, `${formatInteger(entry.bytes)} bytes`),
+      );
+    output.replaceChildren(
+      h(
+        'div',
+        { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
+        h(
+          'table',
+          { 'aria-labelledby': captionId },
+          h('caption', { id: captionId }, `Memory of ${c.label}: weights and key/value cache`),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, 'Number format'),
+              h('th', { scope: 'col', class: 'num' }, 'Weights'),
+              h('th', { scope: 'col', class: 'num' }, 'KV cache per token'),
+              h(
+                'th',
+                { scope: 'col', class: 'num' },
+                `KV cache for B = ${formatInteger(m.batch)}, T = ${formatInteger(m.seq_len)}`,
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            m.weights.map((w) =>
+              h(
+                'tr',
+                { dataset: { dtype: w.dtype } },
+                h('th', { scope: 'row' }, `${w.dtype} (${w.bits} bits)`),
+                cell(w),
+                cell(byDtype(m.kv_cache_per_token, w.dtype)),
+                cell(byDtype(m.kv_cache, w.dtype)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+}
+
+customElements.get('tb-memory') || customElements.define('tb-memory', TbMemory);
