@@ -1,0 +1,101 @@
+// <tb-masks>: encoder and decoder attention patterns, the count of allowed pairs, and which
+// outputs move when one token changes (both blocks run in the wasm).
+import { test, expect } from '@playwright/test';
+
+/** Opens a gallery page, recording console errors, uncaught exceptions and failed requests. */
+async function openPage(page, path) {
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(path);
+  return problems;
+}
+
+async function pageOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+test('3 tokens: 9 pairs in the encoder against 6 in the decoder', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  await expect(masks.locator('.caption')).toHaveText(['Encoder: 25 of 25 pairs allowed', 'Decoder: 15 of 25 pairs allowed']);
+
+  const field = masks.getByRole('spinbutton', { name: 'Number of tokens' });
+  await field.fill('3');
+  await expect(field).toBeFocused();
+  await expect(masks.locator('.caption')).toHaveText(['Encoder: 9 of 9 pairs allowed', 'Decoder: 6 of 9 pairs allowed']);
+  await expect(masks.getByRole('img', { name: /^Decoder: 6 of 9 pairs allowed/ })).toHaveAttribute(
+    'aria-label',
+    'Decoder: 6 of 9 pairs allowed. query 1: key 1; query 2: keys 1, 2; query 3: keys 1–3. Outputs changed: 3.',
+  );
+  await expect(masks.getByRole('img', { name: /^Encoder: 9 of 9 pairs allowed/ })).toBeVisible();
+
+  // The slider moves with the keyboard and the field follows.
+  const slider = masks.getByRole('slider', { name: 'Number of tokens (slider)' });
+  await slider.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(field).toHaveValue('2');
+  await expect(masks.locator('.caption')).toHaveText(['Encoder: 4 of 4 pairs allowed', 'Decoder: 3 of 4 pairs allowed']);
+
+  const other = page.locator('tb-masks').nth(1);
+  await expect(other.locator('.caption')).toHaveText(['Encoder: 9 of 9 pairs allowed', 'Decoder: 6 of 9 pairs allowed']);
+  expect(problems).toEqual([]);
+});
+
+test('changing the last of 5 tokens moves output 1 in the encoder only', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  const position = masks.getByLabel('Change token at position');
+  await position.selectOption('0');
+  await expect(masks.locator('.outputs-changed')).toHaveText(['Outputs changed: 1–5', 'Outputs changed: 1–5']);
+
+  await position.selectOption({ label: '5 (id 5)' });
+  await expect(masks.locator('.result')).toHaveText(
+    'Token 5 changes from id 5 to id 22. Rows are queries, columns keys; the dot after each row shows whether that output moved.',
+  );
+  const encoder = masks.locator('[data-side="encoder"]');
+  const decoder = masks.locator('[data-side="decoder"]');
+  await expect(encoder.locator('.outputs-changed')).toHaveText('Outputs changed: 1–5');
+  await expect(decoder.locator('.outputs-changed')).toHaveText('Outputs changed: 5');
+  await expect(decoder.locator('.same')).toHaveText('Unchanged: 1–4');
+  // The markers: output 1 is highlighted in the encoder and not in the decoder.
+  await expect(encoder.locator('circle.marker').first()).toHaveClass(/\bchanged\b/);
+  await expect(decoder.locator('circle.marker').first()).not.toHaveClass(/\bchanged\b/);
+  await expect(encoder.locator('circle.marker.changed')).toHaveCount(5);
+  await expect(decoder.locator('circle.marker.changed')).toHaveCount(1);
+  expect(problems).toEqual([]);
+});
+
+test('a count out of range shows the library\u2019s message and the widget keeps working', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  const field = masks.getByRole('spinbutton', { name: 'Number of tokens' });
+  await field.fill('17');
+  await expect(masks.getByRole('alert')).toHaveText('number of tokens 17 is out of range: choose 1 to 16');
+  await field.fill('4');
+  await expect(masks.getByRole('alert')).toBeHidden();
+  await expect(masks.locator('.caption')).toHaveText(['Encoder: 16 of 16 pairs allowed', 'Decoder: 10 of 16 pairs allowed']);
+
+  const bad = page.locator('tb-masks').nth(2);
+  await expect(bad.getByRole('alert')).toHaveText('number of tokens 17 is out of range: choose 1 to 16');
+  await expect(bad.locator('.caption')).toHaveText(['Encoder: 25 of 25 pairs allowed', 'Decoder: 15 of 25 pairs allowed']);
+  await bad.evaluate((el) => el.setAttribute('tokens', '2'));
+  await expect(bad.getByRole('alert')).toHaveCount(0);
+  await expect(bad.locator('.caption')).toHaveText(['Encoder: 4 of 4 pairs allowed', 'Decoder: 3 of 4 pairs allowed']);
+  expect(problems).toEqual([]);
+});
+
+test('fits a 360px-wide phone without sideways scrolling of the page', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const problems = await openPage(page, '/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  await masks.getByRole('spinbutton', { name: 'Number of tokens' }).fill('16');
+  await expect(masks.locator('.caption').first()).toHaveText('Encoder: 256 of 256 pairs allowed');
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  expect(problems).toEqual([]);
+});

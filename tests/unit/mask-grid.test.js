@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { describeRows, maskGridLayout, positionList } from '../../www/src/charts/mask-grid.js';
+
+const encoder3 = [
+  [true, true, true],
+  [true, true, true],
+  [true, true, true],
+];
+const decoder3 = [
+  [true, false, false],
+  [true, true, false],
+  [true, true, true],
+];
+
+test('3 tokens: the encoder grid has 9 of 9 pairs allowed, the decoder 6', () => {
+  const enc = maskGridLayout(encoder3);
+  const dec = maskGridLayout(decoder3);
+  assert.equal(enc.total, 9);
+  assert.equal(enc.allowedCount, 9);
+  assert.equal(dec.total, 9);
+  assert.equal(dec.allowedCount, 6);
+  assert.deepEqual(
+    dec.cells.filter((c) => c.allowed).map((c) => [c.query, c.key]),
+    [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ],
+  );
+});
+
+test('cells sit after the gutter, a gap inside each square', () => {
+  const g = maskGridLayout(decoder3, { cell: 20, gap: 2, gutter: 20 });
+  const c = g.cells.find((x) => x.query === 2 && x.key === 1);
+  assert.deepEqual([c.x, c.y, c.size], [41, 61, 18]);
+  assert.equal(g.width, 80);
+  assert.equal(g.height, 80);
+  assert.deepEqual(g.rowLabels[0], { query: 0, x: 16, y: 30, text: '1' });
+  assert.deepEqual(g.colLabels[2], { key: 2, x: 70, y: 14, text: '3' });
+  assert.deepEqual(g.markers, []);
+});
+
+test('changed outputs get markers in a column after the grid; the changed key is flagged', () => {
+  const g = maskGridLayout(decoder3, { cell: 20, gutter: 20, changed: [false, false, true], changedKey: 2 });
+  assert.equal(g.width, 110);
+  assert.deepEqual(
+    g.markers.map((m) => [m.query, m.cx, m.cy, m.changed]),
+    [
+      [0, 95, 30, false],
+      [1, 95, 50, false],
+      [2, 95, 70, true],
+    ],
+  );
+  assert.deepEqual(
+    g.cells.filter((c) => c.changedKey).map((c) => [c.query, c.key]),
+    [
+      [0, 2],
+      [1, 2],
+      [2, 2],
+    ],
+  );
+});
+
+test('a grid must be square', () => {
+  assert.throws(() => maskGridLayout([[true, true]]), RangeError);
+  assert.equal(maskGridLayout([]).total, 0);
+});
+
+test('positionList counts from 1 and joins runs', () => {
+  assert.equal(positionList([]), 'none');
+  assert.equal(positionList([0]), '1');
+  assert.equal(positionList([0, 1]), '1, 2');
+  assert.equal(positionList([0, 1, 2, 4]), '1–3, 5');
+  assert.equal(positionList([4, 0, 1, 2, 3]), '1–5');
+  assert.equal(positionList([1, 3, 5, 6, 7, 9]), '2, 4, 6–8, 10');
+});
+
+test('describeRows says which keys each query may use', () => {
+  assert.deepEqual(describeRows(decoder3), ['query 1: key 1', 'query 2: keys 1, 2', 'query 3: keys 1–3']);
+});

@@ -1,0 +1,87 @@
+// Attention-mask grid layout: which (query, key) pairs a block may use, as square cells, rows for
+// queries and columns for keys, plus a marker column for the outputs that changed. Pure (no DOM):
+// unit-tested in Node. `allowed[query][key]` is what the wasm returns (example_masks).
+
+/**
+ * Cells for `allowed` (a square list of lists of booleans).
+ * Options: `cell` (size of a square), `gap` (space inside it), `gutter` (room on the left and top for
+ * the position labels), `changed` (one boolean per output, drawn as a marker after the grid) and
+ * `changedKey` (the key column of the token that changed, highlighted).
+ * Returns { n, width, height, total, allowedCount, cells: [{ query, key, x, y, size, allowed,
+ *   changedKey }], rowLabels: [{ query, x, y, text }], colLabels: [{ key, x, y, text }],
+ *   markers: [{ query, cx, cy, r, changed }] }. Labels count from 1, as the lesson does.
+ */
+export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, changed = null, changedKey = null } = {}) {
+  const n = allowed.length;
+  if (allowed.some((row) => !Array.isArray(row) || row.length !== n)) {
+    throw new RangeError('a mask grid needs a square list of rows');
+  }
+  const cells = [];
+  let allowedCount = 0;
+  for (let query = 0; query < n; query++) {
+    for (let key = 0; key < n; key++) {
+      const ok = Boolean(allowed[query][key]);
+      if (ok) allowedCount++;
+      cells.push({
+        query,
+        key,
+        x: gutter + key * cell + gap / 2,
+        y: gutter + query * cell + gap / 2,
+        size: cell - gap,
+        allowed: ok,
+        changedKey: key === changedKey,
+      });
+    }
+  }
+  const rowLabels = Array.from({ length: n }, (_, query) => ({
+    query,
+    x: gutter - 4,
+    y: gutter + query * cell + cell / 2,
+    text: String(query + 1),
+  }));
+  const colLabels = Array.from({ length: n }, (_, key) => ({
+    key,
+    x: gutter + key * cell + cell / 2,
+    y: gutter - 6,
+    text: String(key + 1),
+  }));
+  const markerX = gutter + n * cell + cell * 0.75;
+  const markers = changed
+    ? changed.map((c, query) => ({
+        query,
+        cx: markerX,
+        cy: gutter + query * cell + cell / 2,
+        r: Math.max(2, cell * 0.3),
+        changed: Boolean(c),
+      }))
+    : [];
+  const width = gutter + n * cell + (changed ? cell * 1.5 : 0);
+  return { n, width, height: gutter + n * cell, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
+}
+
+/** Positions listed for a sentence: [0, 1, 2, 4] -> "1–3, 5" (counting from 1); [] -> "none". */
+export function positionList(indices) {
+  if (indices.length === 0) return 'none';
+  const sorted = [...indices].sort((a, b) => a - b);
+  const parts = [];
+  let start = sorted[0];
+  let prev = start;
+  for (const i of [...sorted.slice(1), Infinity]) {
+    if (i === prev + 1) {
+      prev = i;
+      continue;
+    }
+    parts.push(start === prev ? String(start + 1) : prev === start + 1 ? `${start + 1}, ${prev + 1}` : `${start + 1}–${prev + 1}`);
+    start = i;
+    prev = i;
+  }
+  return parts.join(', ');
+}
+
+/** For each query, the keys it may use, as text: "query 2: keys 1, 2". */
+export function describeRows(allowed) {
+  return allowed.map((row, query) => {
+    const keys = row.flatMap((ok, key) => (ok ? [key] : []));
+    return `query ${query + 1}: ${keys.length === 1 ? 'key' : 'keys'} ${positionList(keys)}`;
+  });
+}

@@ -1,0 +1,127 @@
+// The editable part of a worked example: labelled inputs, a line for a problem, and an output region
+// that is rebuilt (only it) on every keystroke, so the field being typed in keeps its focus.
+//
+//   exampleForm({
+//     uid, legend: 'Input',
+//     fields: [{ key: 'x', name: 'x', label: 'Vector x', kind: 'list', value: '1, 2, 3, 4' }],
+//     compute: ({ x }) => lib.example_layernorm(x),      // may throw: the library's message is shown
+//     show: (result, values) => [steps(...)],            // nodes for the output region
+//   })
+//
+// Field kinds: 'list' (numbers separated by commas), 'rows' (lists separated by semicolons),
+// 'number' (one number, in a number field; the library decides what range is allowed).
+
+import { errorText, h } from '../base.js';
+import { parseNumberList } from '../../attributes.js';
+
+export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, note }) {
+  const inputs = new Map();
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const output = h('div', { class: 'output', 'aria-live': 'polite' });
+
+  const rows = fields.map((f) => {
+    const id = `${uid}-${f.key}`;
+    const input =
+      f.kind === 'number'
+        ? h('input', { id, type: 'number', value: f.value, step: f.step ?? 'any', min: f.min, max: f.max, inputMode: 'decimal' })
+        : h('input', { id, type: 'text', value: f.value, spellcheck: false, autocomplete: 'off', inputMode: f.inputMode })
+    ;
+    input.addEventListener('input', run);
+    inputs.set(f.key, input);
+    return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), input, f.hint ? h('span', { class: 'muted hint' }, f.hint) : null);
+  });
+
+  function read() {
+    const values = {};
+    for (const f of fields) {
+      const input = inputs.get(f.key);
+      const text = input.value;
+      if (f.kind === 'number') {
+        if (input.validity.badInput || text.trim() === '') return { error: `${f.name}: type a number` };
+        values[f.key] = Number(text);
+      } else if (f.kind === 'rows') {
+        const parts = text.split(';').filter((t) => t.trim() !== '');
+        values[f.key] = [];
+        for (const [i, part] of parts.entries()) {
+          const r = parseNumberList(`${f.name}, row ${i}`, part, []);
+          if (r.error) return { error: r.error };
+          values[f.key].push(r.value);
+        }
+      } else {
+        const r = parseNumberList(f.name, text, []);
+        if (r.error) return { error: r.error };
+        values[f.key] = r.value;
+      }
+    }
+    return { values };
+  }
+
+  function fail(message) {
+    error.textContent = message;
+    error.hidden = false;
+    output.hidden = true;
+  }
+
+  function run() {
+    const { values, error: problem } = read();
+    if (problem) return fail(problem);
+    let result;
+    try {
+      result = compute(values);
+    } catch (err) {
+      return fail(errorText(err));
+    }
+    error.hidden = true;
+    error.textContent = '';
+    output.hidden = false;
+    output.replaceChildren(...[show(result, values)].flat());
+  }
+
+  run();
+  return h(
+    'div',
+    { class: 'part' },
+    fields.length ? h('fieldset', { class: 'fields' }, h('legend', {}, legend), rows) : null,
+    note ? h('p', { class: 'muted' }, note) : null,
+    error,
+    output,
+  );
+}
+
+/** A list of steps, each "label = value" with the value in its own element (class "value"). */
+export function steps(items) {
+  return h(
+    'ol',
+    { class: 'steps' },
+    items.filter(Boolean).map(([label, value, extra]) =>
+      h('li', {}, h('span', { class: 'label' }, label), ' ', h('span', { class: 'value' }, value), extra ? ` ${extra}` : null),
+    ),
+  );
+}
+
+/** A sentence (a paragraph in the output region). */
+export function say(...children) {
+  return h('p', { class: 'result' }, ...children);
+}
+
+/** A number or vector shown as a value (the e2e tests read these). */
+export function value(text) {
+  return h('span', { class: 'value' }, text);
+}
+
+const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6, useGrouping: false });
+
+/** Numbers as the text of an input: [0.1, -0.3] -> "0.1, -0.3" (no thousands separators). */
+export function listText(xs) {
+  return Array.from(xs, (x) => plain.format(x)).join(', ');
+}
+
+/** Rows as the text of a 'rows' input: [[1, 0], [0, 1]] -> "1, 0; 0, 1". */
+export function rowsText(rows) {
+  return rows.map(listText).join('; ');
+}
+
+/** A large number as the text of a number field: 7000000000 -> "7e9". */
+export function exponentText(x) {
+  return x >= 1e5 ? x.toExponential().replace('e+', 'e') : plain.format(x);
+}

@@ -1,0 +1,195 @@
+// <tb-masks tokens="5">: an encoder block and a decoder block side by side. Each grid shows which
+// (query, key) pairs attention may use; choosing a token to change runs both blocks again on the
+// changed input (example_masks, in the wasm) and marks the outputs that moved.
+//
+// Attributes: tokens (1 to 16, default 5), seed (whole number, default the lessons' seed).
+// masksView() is also used by <tb-example name="masks">.
+
+import { TbElement, errorText, h } from './base.js';
+import { sheet } from './theme.js';
+import { s } from '../charts/svg.js';
+import { describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
+import { parseWhole } from '../attributes.js';
+import { formatInteger } from '../format.js';
+
+const DEFAULT_TOKENS = 5;
+
+export const MASKS_CSS = `
+.masks .panels { display: flex; flex-wrap: wrap; gap: 1rem; }
+.masks .panel { flex: 1 1 14rem; min-width: 0; }
+.masks .panel h4 { margin: 0 0 0.25rem; font-size: 1rem; }
+.masks svg { width: auto; max-width: 100%; }
+.masks .cell.allowed { fill: var(--_attention); }
+.masks .cell.blocked { fill: none; stroke: var(--_rule); stroke-width: 1; }
+.masks .cell.changed-key.allowed { fill: var(--_feed-forward); }
+.masks .axis { font-size: 11px; fill: var(--_muted); }
+.masks .control { display: inline-flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.masks .marker { stroke: var(--_fg); stroke-width: 1.2; fill: none; }
+.masks .marker.changed { fill: var(--_feed-forward); stroke: var(--_feed-forward); }
+.masks .caption { font-weight: 600; }
+.masks .control input[type="range"] { flex: 0 1 8rem; min-width: 5rem; }
+.masks figure { margin: 0; }
+.masks input[type="number"] { width: 5rem; }
+.masks .legend { font-size: 0.85rem; }
+.masks .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; vertical-align: -0.05em; }
+.masks .swatch.allowed { background: var(--_attention); }
+.masks .swatch.changed { background: var(--_feed-forward); border-radius: 50%; }
+`;
+
+export const masksSheet = sheet(MASKS_CSS);
+
+/**
+ * The whole interactive view: a tokens control, the position to change, and both grids.
+ * `n` tokens, `position` counted from 0 (null: the last token), `ids` the token ids the wasm uses
+ * (for the option labels; from example_defaults().masks.ids).
+ */
+export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
+  let tokens = n;
+  let pos = position ?? n - 1;
+
+  const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
+  const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': 'Number of tokens (slider)' });
+  const select = h('select', { id: `${uid}-position` });
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const output = h('div', { class: 'output', 'aria-live': 'polite' });
+
+  function fillPositions() {
+    if (pos >= tokens || pos < 0) pos = tokens - 1;
+    select.replaceChildren(
+      ...Array.from({ length: tokens }, (_, i) =>
+        h('option', { value: String(i), selected: i === pos }, ids[i] === undefined ? `${i + 1}` : `${i + 1} (id ${ids[i]})`),
+      ),
+    );
+    select.value = String(pos);
+  }
+
+  function fail(message) {
+    error.textContent = message;
+    error.hidden = false;
+    output.hidden = true;
+  }
+
+  /** Run both blocks for `count` tokens (the library checks the count) and show the result. */
+  function show(count = tokens) {
+    if (!Number.isFinite(count)) return fail('Number of tokens: type a whole number');
+    let result;
+    try {
+      result = lib.example_masks(count, Math.min(pos, Math.max(0, count - 1)), seed);
+    } catch (err) {
+      return fail(errorText(err));
+    }
+    if (count !== tokens) {
+      tokens = count;
+      fillPositions();
+    }
+    error.hidden = true;
+    output.hidden = false;
+    output.replaceChildren(...masksResult(result));
+  }
+
+  field.addEventListener('input', () => {
+    if (field.validity.badInput || field.value.trim() === '') return show(NaN);
+    slider.value = field.value;
+    show(Number(field.value));
+  });
+  slider.addEventListener('input', () => {
+    field.value = slider.value;
+    show(Number(slider.value));
+  });
+  select.addEventListener('change', () => {
+    pos = Number(select.value);
+    show();
+  });
+
+  fillPositions();
+  show();
+  return h(
+    'div',
+    { class: 'masks' },
+    h(
+      'div',
+      { class: 'controls' },
+      h('span', { class: 'control' }, h('label', { htmlFor: field.id }, 'Number of tokens'), field, slider),
+      h('span', { class: 'control' }, h('label', { htmlFor: select.id }, 'Change token at position'), select),
+    ),
+    error,
+    output,
+  );
+}
+
+/** The two panels and a sentence for one result of example_masks. */
+function masksResult(r) {
+  const changedKey = r.changed_position;
+  const side = (key, title, flag) => {
+    const data = r[key];
+    const layout = maskGridLayout(data.allowed, { cell: 28, gap: 3, gutter: 22, changed: data.changed, changedKey });
+    const name = key === 'encoder' ? 'Encoder' : 'Decoder';
+    const caption = `${name}: ${formatInteger(data.pairs)} of ${formatInteger(layout.total)} pairs allowed`;
+    const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
+    const same = data.changed.flatMap((c, i) => (c ? [] : [i]));
+    const label = `${caption}. ${describeRows(data.allowed).join('; ')}. Outputs changed: ${positionList(changed)}.`;
+    const svg = s(
+      'svg',
+      { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
+      layout.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text)),
+      layout.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text)),
+      layout.cells.map((c) =>
+        s('rect', {
+          class: `cell ${c.allowed ? 'allowed' : 'blocked'}${c.changedKey ? ' changed-key' : ''}`,
+          x: c.x,
+          y: c.y,
+          width: c.size,
+          height: c.size,
+          rx: 2,
+        }),
+      ),
+      layout.markers.map((m) => s('circle', { class: `marker${m.changed ? ' changed' : ''}`, cx: m.cx, cy: m.cy, r: m.r })),
+    );
+    return h(
+      'figure',
+      { class: 'panel', dataset: { side: key } },
+      h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
+      svg,
+      h('figcaption', {}, h('p', { class: 'caption' }, caption), h('p', { class: 'outputs-changed' }, `Outputs changed: ${positionList(changed)}`), same.length ? h('p', { class: 'same muted' }, `Unchanged: ${positionList(same)}`) : null),
+    );
+  };
+  return [
+    h(
+      'p',
+      { class: 'result' },
+      `Token ${r.changed_position + 1} changes from id ${r.old_id} to id ${r.new_id}. Rows are queries, columns keys; the dot after each row shows whether that output moved.`,
+    ),
+    h('div', { class: 'panels' }, side('encoder', 'Encoder block', '(causal flag off)'), side('decoder', 'Decoder block', '(causal flag on)')),
+    h(
+      'p',
+      { class: 'legend muted' },
+      h('span', { class: 'swatch allowed', 'aria-hidden': 'true' }),
+      ' allowed pair  ',
+      h('span', { class: 'swatch changed', 'aria-hidden': 'true' }),
+      ' output that changed (and the changed token\u2019s column)',
+    ),
+  ];
+}
+
+class TbMasks extends TbElement {
+  static observedAttributes = ['tokens', 'seed'];
+  static styles = [masksSheet];
+
+  render(lib) {
+    const defaults = lib.example_defaults();
+    const seedAttr = parseWhole('seed', this.attr('seed'), defaults.seed);
+    if (seedAttr.error) this.warn(seedAttr.error);
+    const seed = seedAttr.value;
+    const tokensAttr = parseWhole('tokens', this.attr('tokens'), DEFAULT_TOKENS);
+    if (tokensAttr.error) this.warn(tokensAttr.error);
+    let n = tokensAttr.value;
+    const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
+    if (!ok) n = DEFAULT_TOKENS;
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, 'Encoder and decoder attention'),
+      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids }),
+    );
+  }
+}
+
+customElements.get('tb-masks') || customElements.define('tb-masks', TbMasks);

@@ -1,0 +1,236 @@
+// <tb-moe>: a mixture-of-experts router you can push around. One slider per expert sets that
+// expert's router score for one token; the wasm keeps the top k and gives their gate weights
+// (example_moe_routing). Below, a batch of tokens goes through a real seeded MoE layer
+// (example_moe_batch) and a bar chart shows how many tokens each expert received, with the
+// load-balancing loss.
+//
+// Attributes (all optional): experts (number of experts, default 4 sliders and a layer of 8),
+// k (experts kept per token, default 2), tokens (batch size, default 64), seed (default the lessons').
+
+import { TbElement, errorText, h } from './base.js';
+import { sheet } from './theme.js';
+import { s } from '../charts/svg.js';
+import { barLayout } from '../charts/bars.js';
+import { parseWhole } from '../attributes.js';
+import { formatDecimal, formatInteger } from '../format.js';
+
+const CSS = `
+.sliders { display: grid; grid-template-columns: minmax(6.5rem, auto) minmax(0, 1fr) 3rem; gap: 0.25rem 0.6rem; align-items: center; margin: 0.5rem 0; }
+.sliders input[type="range"] { min-width: 0; width: 100%; }
+.sliders output { font-variant-numeric: tabular-nums; text-align: right; }
+.routing td.kept { font-weight: 600; color: var(--_router); }
+.routing td.skipped { color: var(--_muted); }
+.bars svg { width: 100%; max-width: 30rem; }
+.bars .bar { fill: var(--_router); }
+.bars .axis { font-size: 10px; fill: var(--_muted); }
+.bars .count { font-size: 10px; }
+.bars .base { stroke: var(--_rule); }
+section + section { margin-top: 1rem; }
+figure { margin: 0.5rem 0; }
+`;
+
+const scoreFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const score1 = (x) => scoreFormat.format(x);
+
+function list(xs) {
+  const items = xs.map(String);
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+class TbMoe extends TbElement {
+  static observedAttributes = ['experts', 'k', 'tokens', 'seed'];
+  static styles = [sheet(CSS)];
+
+  render(lib) {
+    const defaults = lib.example_defaults();
+    const moe = defaults.moe;
+    const read = (name, fallback) => {
+      const r = parseWhole(name, this.attr(name), fallback);
+      if (r.error) this.warn(r.error);
+      return r;
+    };
+
+    // How many experts: the lesson's 4 scores for one token and a layer of 8 for the batch, unless
+    // the attribute sets both. The library checks the range.
+    const expertsAttr = read('experts', null);
+    let experts = expertsAttr.value;
+    if (experts !== null && !this.attempt(() => (lib.example_moe_sizes(moe.d, experts, 1), true), () => false)) {
+      experts = null;
+    }
+    const nSliders = experts ?? moe.scores.length;
+    const nLayer = experts ?? moe.n_experts;
+    const scores = Array.from({ length: nSliders }, (_, i) => moe.scores[i] ?? 0);
+
+    let k = read('k', Math.min(moe.k, nSliders)).value;
+    if (!this.attempt(() => (lib.example_moe_routing(scores, k), lib.example_moe_batch(moe.d, nLayer, k, 1, 0), true), () => false)) {
+      k = Math.min(moe.k, nSliders);
+    }
+    let nTokens = read('tokens', moe.n_tokens).value;
+    let seed = read('seed', defaults.seed).value;
+    if (!this.attempt(() => (lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed), true), () => false)) {
+      nTokens = moe.n_tokens;
+      seed = defaults.seed;
+    }
+
+    const uid = this.uid;
+
+    // --- one token's routing ---
+    const sliders = scores.map((score, i) => {
+      const id = `${uid}-score-${i}`;
+      const input = h('input', { type: 'range', id, min: -3, max: 3, step: 0.1, value: score });
+      const shown = h('output', { htmlFor: id }, score1(score));
+      input.addEventListener('input', () => {
+        shown.value = score1(Number(input.value));
+        routeNow();
+      });
+      return { input, row: [h('label', { htmlFor: id }, `Expert ${i} score`), input, shown] };
+    });
+    const kSelect = h(
+      'select',
+      { id: `${uid}-k` },
+      Array.from({ length: nSliders }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === k }, String(i + 1))),
+    );
+    kSelect.value = String(k);
+    kSelect.addEventListener('change', () => {
+      k = Number(kSelect.value);
+      routeNow();
+      batchNow();
+    });
+    const routeError = h('p', { class: 'error', role: 'alert', hidden: true });
+    const routeOut = h('div', { class: 'output', 'aria-live': 'polite' });
+
+    const routeNow = () => {
+      const current = sliders.map((sl) => Number(sl.input.value));
+      let r;
+      try {
+        r = lib.example_moe_routing(current, k);
+      } catch (err) {
+        routeError.textContent = errorText(err);
+        routeError.hidden = false;
+        routeOut.hidden = true;
+        return;
+      }
+      routeError.hidden = true;
+      routeOut.hidden = false;
+      routeOut.replaceChildren(...routingResult(r));
+    };
+
+    // --- a batch through a real layer ---
+    const seedField = h('input', { type: 'number', id: `${uid}-seed`, min: 0, step: 1, value: seed });
+    const batchError = h('p', { class: 'error', role: 'alert', hidden: true });
+    const batchOut = h('div', { class: 'output bars', 'aria-live': 'polite' });
+    seedField.addEventListener('input', () => {
+      if (seedField.validity.badInput || seedField.value.trim() === '') {
+        batchError.textContent = 'Seed: type a whole number';
+        batchError.hidden = false;
+        batchOut.hidden = true;
+        return;
+      }
+      seed = Number(seedField.value);
+      batchNow();
+    });
+
+    const batchNow = () => {
+      let r;
+      try {
+        r = lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed);
+      } catch (err) {
+        batchError.textContent = errorText(err);
+        batchError.hidden = false;
+        batchOut.hidden = true;
+        return;
+      }
+      batchError.hidden = true;
+      batchOut.hidden = false;
+      batchOut.replaceChildren(...batchResult(r, { k, seed, d: moe.d }));
+    };
+
+    routeNow();
+    batchNow();
+
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, 'Mixture of experts: routing'),
+      h(
+        'section',
+        { 'aria-labelledby': `${uid}-one` },
+        h('h4', { id: `${uid}-one` }, 'One token'),
+        h('p', { class: 'muted' }, 'Drag a score (or use the arrow keys) to change how strongly the router prefers each expert.'),
+        h('div', { class: 'sliders' }, sliders.flatMap((sl) => sl.row)),
+        h('div', { class: 'controls' }, h('label', { htmlFor: kSelect.id }, 'Experts kept per token, k'), kSelect),
+        routeError,
+        routeOut,
+      ),
+      h(
+        'section',
+        { 'aria-labelledby': `${uid}-batch` },
+        h('h4', { id: `${uid}-batch` }, `A batch of ${formatInteger(nTokens)} tokens through a layer of ${formatInteger(nLayer)} experts (d = ${moe.d})`),
+        h('div', { class: 'controls' }, h('label', { htmlFor: seedField.id }, 'Seed'), seedField, h('span', { class: 'muted' }, 'change it to draw other weights and tokens')),
+        batchError,
+        batchOut,
+      ),
+    );
+  }
+}
+
+function routingResult(r) {
+  const gateOf = new Map(r.kept.map((e, i) => [e, r.gates[i]]));
+  const rows = r.scores.map((score, e) => {
+    const kept = gateOf.has(e);
+    return h(
+      'tr',
+      { dataset: { expert: e } },
+      h('th', { scope: 'row' }, `Expert ${e}`),
+      h('td', { class: 'num' }, score1(score)),
+      h('td', { class: kept ? 'kept' : 'skipped' }, kept ? `kept, gate ${formatDecimal(gateOf.get(e))}` : 'skipped'),
+    );
+  });
+  return [
+    h(
+      'p',
+      { class: 'result' },
+      `Kept: expert${r.kept.length === 1 ? '' : 's'} ${list(r.kept)} with gate${r.gates.length === 1 ? '' : 's'} ${list(r.gates.map((g) => formatDecimal(g)))}. `,
+      r.skipped.length ? `Skipped: expert${r.skipped.length === 1 ? '' : 's'} ${list(r.skipped)} (never run for this token).` : 'None skipped.',
+    ),
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { class: 'routing' },
+        h('caption', { class: 'visually-hidden' }, 'Router scores and gates'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Expert'), h('th', { scope: 'col', class: 'num' }, 'Score'), h('th', { scope: 'col' }, 'Gate'))),
+        h('tbody', {}, rows),
+      ),
+    ),
+  ];
+}
+
+function batchResult(r, { k, seed }) {
+  const layout = barLayout(r.tokens_per_expert, { width: 320, height: 150, top: 16, bottom: 18, gap: 0.3 });
+  const label = `Tokens per expert, ${formatInteger(r.n_tokens)} tokens, k = ${k}, seed ${seed}: ${r.tokens_per_expert
+    .map((c, e) => `expert ${e} ${formatInteger(c)}`)
+    .join(', ')}`;
+  const svg = s(
+    'svg',
+    { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
+    s('line', { class: 'base', x1: 0, x2: layout.width, y1: layout.baseline, y2: layout.baseline }),
+    layout.bars.flatMap((b) => [
+      s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height, rx: 2 }),
+      s('text', { class: 'count', x: b.centre, y: b.valueY, 'text-anchor': 'middle' }, formatInteger(b.value)),
+      s('text', { class: 'axis', x: b.centre, y: b.labelY, 'text-anchor': 'middle' }, String(b.index)),
+    ]),
+  );
+  return [
+    h('figure', {}, svg, h('figcaption', { class: 'muted' }, 'Tokens each expert received (expert number under each bar).')),
+    h(
+      'p',
+      { class: 'result' },
+      'Load-balancing loss: ',
+      h('strong', { class: 'loss' }, formatDecimal(r.balance_loss)),
+      ' (1 when the tokens are spread perfectly evenly).',
+    ),
+  ];
+}
+
+customElements.get('tb-moe') || customElements.define('tb-moe', TbMoe);
