@@ -99,7 +99,9 @@ pub fn example_defaults() -> Result<JsValue, JsError> {
                      "all_to_one": [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]] },
         "flops": { "infer_params": 7e9, "train": [[70e9, 1e12], [175e9, 300e9]] },
         "training_run": { "params": gpt2_n, "tokens_per_iteration": crate::cost::NANOGPT_TOKENS_PER_ITERATION,
-                          "iterations": crate::cost::NANOGPT_ITERATIONS, "peak": crate::cost::A100_BF16_PEAK,
+                          "iterations": crate::cost::NANOGPT_ITERATIONS,
+                          "tokens": crate::cost::NANOGPT_TOKENS_PER_ITERATION * crate::cost::NANOGPT_ITERATIONS,
+                          "peak": crate::cost::A100_BF16_PEAK,
                           "utilisation": 1.0 },
     }))
 }
