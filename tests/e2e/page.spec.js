@@ -1,5 +1,7 @@
-// The demo lesson page as a reader gets it: served locally, wasm loaded, numbers in the table.
+// The demo lesson page as a reader gets it: served locally, wasm loaded, every widget rendered, and
+// the page itself in order (contents, headings, skip link, the presets table, narrow and dark screens).
 import { test, expect } from '@playwright/test';
+import { openPage, waitForWidgets, widgetMessages } from './lesson-page.js';
 
 const PRESETS = [
   'tiny-gpt',
@@ -12,33 +14,83 @@ const PRESETS = [
   'mixtral-8x7b',
 ];
 
-/** Opens the page, recording console errors, uncaught exceptions and requests to other hosts. */
-async function openPage(page, baseURL) {
-  const problems = [];
-  const origin = new URL(baseURL).origin;
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()} (${msg.location().url})`);
+test('loads with every widget, no console error, and no request beyond this site', async ({ page, baseURL }) => {
+  const problems = await openPage(page, baseURL);
+  await expect(page).toHaveTitle(/Inside the transformer block/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inside the transformer block');
+  await waitForWidgets(page);
+  expect(await widgetMessages(page)).toEqual([]);
+  await page.waitForLoadState('networkidle');
+  expect(problems).toEqual([]);
+});
+
+test('works under a strict Content-Security-Policy (no inline style or script, no eval)', async ({ page, baseURL }) => {
+  // Sent as a header here rather than a <meta> in the page, so the offline build, which inlines its
+  // CSS and script, is not bound by it.
+  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+  await page.route(`${baseURL}/`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
   });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) {
-      problems.push(`request to another host: ${req.url()}`);
-    }
+  const problems = await openPage(page, baseURL);
+  await waitForWidgets(page);
+  expect(await widgetMessages(page)).toEqual([]);
+  // Everything so far ran under the policy; a violation would have been a console error.
+  expect(problems).toEqual([]);
+  // Prove the policy is in force: an inline <style> is refused.
+  const applied = await page.evaluate(() => {
+    const style = document.createElement('style');
+    style.textContent = 'body { --csp-probe: yes; }';
+    document.head.append(style);
+    return getComputedStyle(document.body).getPropertyValue('--csp-probe').trim();
   });
-  page.on('requestfailed', (req) => problems.push(`failed request: ${req.url()}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto('/');
-  return problems;
-}
+  expect(applied).toBe('');
+});
+
+test('headings go in order, and the contents link to every section', async ({ page, baseURL }) => {
+  const problems = await openPage(page, baseURL);
+  const levels = await page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.localName[1])));
+  expect(levels[0]).toBe(1);
+  expect(levels.filter((l) => l === 1)).toHaveLength(1);
+  for (let i = 1; i < levels.length; i++) {
+    expect(levels[i], `heading ${i} jumps from h${levels[i - 1]}`).toBeLessThanOrEqual(levels[i - 1] + 1);
+  }
+
+  const toc = page.getByRole('navigation', { name: 'Contents' });
+  const links = toc.getByRole('link');
+  await expect(links).toHaveCount(12);
+  const targets = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  for (const href of targets) {
+    const section = page.locator(`section${href}`);
+    await expect(section, href).toHaveCount(1);
+  }
+  // Each link names its section's heading.
+  for (const link of await links.all()) {
+    const href = await link.getAttribute('href');
+    const heading = await page.locator(`${href} > h2`).textContent();
+    expect(heading).toContain((await link.textContent()).trim());
+  }
+  await links.filter({ hasText: 'Check yourself' }).click();
+  await expect(page).toHaveURL(/#self-check$/);
+  expect(problems).toEqual([]);
+});
+
+test('the skip link is the first Tab stop and moves focus to the lesson', async ({ page, baseURL }) => {
+  const problems = await openPage(page, baseURL);
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to the lesson' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+  expect(problems).toEqual([]);
+});
 
 test('lists the eight presets with their shapes, computed by the wasm', async ({ page, baseURL }) => {
   const problems = await openPage(page, baseURL);
   const table = page.getByRole('table', { name: /presets/i });
   await expect(table).toBeVisible();
-  await expect(page.getByRole('status')).toContainText('8 models');
+  await expect(page.locator('#models-status')).toContainText('8 models');
 
   const rows = table.locator('tbody tr');
   await expect(rows).toHaveCount(8);
@@ -60,19 +112,73 @@ test('lists the eight presets with their shapes, computed by the wasm', async ({
 test('fits a 360px-wide phone without sideways scrolling of the page', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await openPage(page, baseURL);
+  await waitForWidgets(page);
   await expect(page.locator('#models tbody tr')).toHaveCount(8);
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+  // Nothing sticks out past the right edge, inside a scrolling container or not.
+  const sticking = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p !== document.body) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrolls(el))
+      .map((el) => `${el.localName}${el.id ? `#${el.id}` : ''}`);
+  });
+  expect(sticking).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test('renders in dark mode with the page palette passed on to the widgets', async ({ page, baseURL }, testInfo) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 360, height: 740 });
+  const problems = await openPage(page, baseURL);
+  await waitForWidgets(page);
+  const colours = await page.evaluate(() => {
+    const body = getComputedStyle(document.body);
+    const widget = document.querySelector('tb-param-table');
+    return {
+      bodyBg: body.backgroundColor,
+      bodyFg: body.color,
+      widgetBg: getComputedStyle(widget).backgroundColor,
+    };
+  });
+  expect(colours.bodyBg).toBe('rgb(21, 23, 27)');
+  expect(colours.bodyFg).toBe('rgb(230, 232, 236)');
+  expect(colours.widgetBg).toBe('rgb(27, 30, 35)');
+  const shot = await page.screenshot({ fullPage: false });
+  expect(shot.length).toBeGreaterThan(10_000);
+  await testInfo.attach('dark-360', { body: shot, contentType: 'image/png' });
+
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(253, 253, 252)');
   expect(problems).toEqual([]);
 });
 
 test('says so clearly when the wasm cannot be loaded', async ({ page }) => {
   await page.route('**/pkg/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto('/');
-  const status = page.getByRole('status');
+  const status = page.locator('#models-status');
+  await expect(status).toHaveRole('status');
   await expect(status).toContainText('could not be loaded');
   await expect(status).toHaveClass(/error/);
   await expect(page.locator('#models')).toBeHidden();
+});
+
+test('the gallery lists every widget page, and each one loads', async ({ page, baseURL }) => {
+  const problems = await openPage(page, baseURL, '/gallery/');
+  const links = page.getByRole('main').getByRole('link');
+  const hrefs = (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).filter((h) => h.endsWith('.html'));
+  expect(hrefs).toHaveLength(10);
+  for (const href of hrefs) {
+    const res = await page.request.get(new URL(href, `${baseURL}/gallery/`).href);
+    expect(res.status(), href).toBe(200);
+  }
+  expect(problems).toEqual([]);
 });

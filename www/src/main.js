@@ -1,6 +1,8 @@
-// The demo lesson page: a table of the presets. Every number comes from the wasm facade; this file
-// only puts them in the table, formatted.
+// The demo lesson page's one script: every <tb-…> widget (elements/index.js), and the table of
+// presets in the first section. Every number comes from the wasm facade; this file only puts them in
+// the table, formatted.
 
+import './elements/index.js';
 import { wasm } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
 

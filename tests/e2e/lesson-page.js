@@ -1,0 +1,89 @@
+// Shared by page.spec.js and lesson.spec.js: open the lesson page as a reader would, record every
+// problem (console errors and warnings, uncaught exceptions, failed or foreign requests), and wait
+// until every widget has rendered with the wasm.
+
+import { expect } from '@playwright/test';
+
+/** Opens `path`, recording problems into the returned list. */
+export async function openPage(page, baseURL, path = '/') {
+  const problems = [];
+  const origin = new URL(baseURL).origin;
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') {
+      problems.push(`console ${msg.type()}: ${msg.text()} (${msg.location().url})`);
+    }
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) {
+      problems.push(`request to another host: ${req.url()}`);
+    }
+  });
+  page.on('requestfailed', (req) => problems.push(`failed request: ${req.url()}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(path);
+  return problems;
+}
+
+/** Every <tb-…> element on the page: { tag, name, id, defined, rendered }. */
+export function widgets(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('*')]
+      .filter((el) => el.localName.startsWith('tb-'))
+      .map((el) => ({
+        tag: el.localName,
+        name: el.getAttribute('name'),
+        defined: Boolean(customElements.get(el.localName)),
+        // Rendered: the shadow root holds more than the placeholder a tb-number starts with.
+        rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0 && el.shadowRoot.textContent.trim() !== '…'),
+      })),
+  );
+}
+
+/** Waits until every <tb-…> element is defined and has rendered. */
+export async function waitForWidgets(page) {
+  await expect
+    .poll(async () => (await widgets(page)).filter((w) => !w.defined || !w.rendered).map((w) => `${w.tag} ${w.name ?? ''}`), {
+      message: 'widgets still not rendered',
+      timeout: 15_000,
+    })
+    .toEqual([]);
+}
+
+/**
+ * The visible messages inside the widgets' shadow roots (.error elements that are not hidden, and
+ * tb-number's bracketed messages): [] when every widget rendered cleanly.
+ */
+export function widgetMessages(page) {
+  return page.evaluate(() => {
+    const found = [];
+    for (const el of document.querySelectorAll('*')) {
+      if (!el.localName.startsWith('tb-') || !el.shadowRoot) continue;
+      for (const m of el.shadowRoot.querySelectorAll('.error, .message')) {
+        if (!m.hidden && m.closest('[hidden]') === null && m.textContent.trim() !== '') {
+          found.push(`${el.localName}${el.getAttribute('name') ? ` ${el.getAttribute('name')}` : ''}: ${m.textContent.trim()}`);
+        }
+      }
+    }
+    return found;
+  });
+}
+
+/** The text of `selector` as a reader sees it: tb-number elements replaced by the number they show. */
+export function proseText(page, selector) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const walk = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+      if (node.nodeType !== Node.ELEMENT_NODE) return '';
+      if (node.localName === 'tb-number') return node.shadowRoot?.textContent ?? '';
+      if (node.localName.startsWith('tb-')) return ' [widget] ';
+      return [...node.childNodes].map(walk).join('');
+    };
+    return walk(el).replace(/\s+/g, ' ').trim();
+  }, selector);
+}

@@ -1,0 +1,17 @@
+// Every widget, for a page that wants them all with one script tag:
+//
+//   <script type="module" src="src/elements/index.js"></script>
+//
+// Each file defines its own element (and only once, so importing one of them on its own as well is
+// harmless). They share one wasm instance, loaded on first use (../wasm.js).
+
+import './anatomy.js'; // <tb-anatomy>
+import './param-table.js'; // <tb-param-table>
+import './cost-chart.js'; // <tb-cost-chart>
+import './memory.js'; // <tb-memory>
+import './training-cost.js'; // <tb-training-cost>
+import './example.js'; // <tb-example name="…">
+import './moe.js'; // <tb-moe>
+import './masks.js'; // <tb-masks>
+import './tiny-gpt.js'; // <tb-tiny-gpt>
+import './number.js'; // <tb-number>

@@ -1,0 +1,130 @@
+// <tb-number>: one number from the wasm, inline in a sentence, so lesson prose never types a model
+// figure by hand.
+//
+//   <tb-number value="total_params"></tb-number>                         124,439,808 (GPT-2 small)
+//   <tb-number model="llama3-70b" value="groups.embeddings.share" format="percent"></tb-number>
+//   <tb-number source="example:layernorm" value="output.0" format="decimal"></tb-number>   -1.342
+//
+// Attributes: model (default gpt2-small), seq-len (default 8), batch (default 1), source (count, the
+// default; defaults; training-run; example:residual|layernorm|gelu|feed-forward|tiny-gpt|tied-output|
+// masks|param-count|moe-routing|moe-sizes|balance|flops), args (a JSON list replacing the example's
+// default arguments), value (a dotted path into the result), format (integer|compact|percent|si|
+// si-G|…|scientific|bytes|decimal|vector|shape|text), digits (decimal places, or significant digits
+// for scientific). A bad attribute shows a short bracketed message in place of the number, with the
+// whole explanation in its tooltip; nothing is logged.
+
+import { TbElement, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { parseWhole } from '../attributes.js';
+import { formatValue, lookup, parseArgs, runSource, sourceKey } from '../lesson-values.js';
+
+const STYLES = sheet(`
+:host {
+  display: inline;
+  margin: 0;
+  padding: 0;
+  border: 0;
+  border-radius: 0;
+  background: none;
+  color: inherit;
+  font: inherit;
+  overflow-wrap: normal;
+}
+.value { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.message, .error {
+  display: inline;
+  margin: 0;
+  padding: 0;
+  border: 0;
+  color: var(--_error);
+  font-style: italic;
+  cursor: help;
+}
+`);
+
+// Results shared by every <tb-number> on the page: the same report is asked for dozens of times.
+const cache = new Map();
+const CACHE_LIMIT = 64;
+
+function cached(key, compute) {
+  if (cache.has(key)) return cache.get(key);
+  const result = compute();
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
+  cache.set(key, result);
+  return result;
+}
+
+export class TbNumber extends TbElement {
+  static observedAttributes = ['model', 'seq-len', 'batch', 'source', 'args', 'value', 'format', 'digits'];
+  static styles = [STYLES];
+
+  constructor() {
+    super();
+    this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
+  }
+
+  render(lib) {
+    const result = this.#result(lib);
+    if (result.error) return this.#show(null, result.error);
+    const found = lookup(result.value, this.attr('value', ''));
+    if (found.error) return this.#show(null, found.error);
+    const digits = this.attr('digits', null);
+    const parsedDigits = parseWhole('digits', digits, undefined);
+    if (parsedDigits.error) return this.#show(null, withoutFallback(parsedDigits.error));
+    const shown = formatValue(found.value, this.attr('format', ''), parsedDigits.value);
+    if (shown.error) return this.#show(null, shown.error);
+    return this.#show(shown.text);
+  }
+
+  /** The facade's result for this element's source: { value } or { error }. */
+  #result(lib) {
+    const source = sourceKey(this.attr('source', 'count'));
+    if (source.error) return source;
+    // A number shown in prose must not fall back to a default silently: say what was wrong instead.
+    const seqLen = parseWhole('seq-len', this.attr('seq-len', null), 8);
+    if (seqLen.error) return { error: withoutFallback(seqLen.error) };
+    const batch = parseWhole('batch', this.attr('batch', null), 1);
+    if (batch.error) return { error: withoutFallback(batch.error) };
+    const args = parseArgs(this.attr('args', null));
+    if (args.error) return args;
+    const inputs = { model: this.attr('model', 'gpt2-small'), seqLen: seqLen.value, batch: batch.value, args: args.value };
+    const key = JSON.stringify([source.value, inputs]);
+    return cached(key, () => {
+      try {
+        return { value: runSource(lib, source.value, inputs) };
+      } catch (err) {
+        return { error: errorText(err) };
+      }
+    });
+  }
+
+  #show(text, message) {
+    const span = document.createElement('span');
+    if (message === undefined) {
+      span.className = 'value';
+      span.textContent = text;
+      this.removeAttribute('data-error');
+    } else {
+      // Short in the sentence, whole in the tooltip (and to assistive technology, via the label).
+      span.className = 'message';
+      span.textContent = `[${shorten(message)}]`;
+      span.title = message;
+      this.setAttribute('data-error', '');
+    }
+    this.shadowRoot.replaceChildren(span);
+  }
+}
+
+/** parseWhole's message without its "; using 8": this element shows no number rather than a default. */
+function withoutFallback(message) {
+  return message.replace(/; using .*$/, '');
+}
+
+/** The message up to its first explanation: "unknown value path: foo (at …)" -> "unknown value path: foo". */
+function shorten(message) {
+  const cut = message.search(/ \(|: choose|; /);
+  const short = cut > 0 ? message.slice(0, cut) : message;
+  return short.length > 90 ? `${short.slice(0, 87)}…` : short;
+}
+
+customElements.get('tb-number') || customElements.define('tb-number', TbNumber);

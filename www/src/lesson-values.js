@@ -1,0 +1,179 @@
+// The numbers a lesson's prose quotes, looked up in what the wasm returned. Pure functions (no DOM);
+// the wasm facade is passed in, so Node's unit tests can hand them a stand-in. Nothing here computes a
+// model number: it picks one out of a result by a dotted path, and formats it.
+//
+//   lookup(report, 'groups.attention.share')              -> { value: 0.2278... }
+//   lookup(report, 'memory.kv_cache_per_token.bf16/fp16.bytes')
+//   lookup(report, 'nope')                                -> { error: 'unknown value path: nope ...' }
+
+import {
+  formatBytes,
+  formatCompact,
+  formatDecimal,
+  formatInteger,
+  formatPercent,
+  formatScientific,
+  formatSI,
+  formatVector,
+} from './format.js';
+
+/** Fields that name an item of a list, tried in this order: `parts.attention`, `components.W_K`. */
+export const ITEM_KEYS = ['key', 'name', 'part', 'group', 'dtype'];
+
+/**
+ * The value at a dotted `path` inside `data` (blank: `data` itself): { value } or { error }. A segment selects an object's
+ * field, a list's item by index ("0"), or a list's item whose key/name/part/group/dtype equals it.
+ */
+export function lookup(data, path) {
+  const text = String(path ?? '').trim();
+  if (text === '') return { value: data }; // the whole result: example_balance returns one number
+  let here = data;
+  const walked = [];
+  for (const segment of text.split('.')) {
+    const found = step(here, segment);
+    if (found === undefined) {
+      return { error: `unknown value path: ${text} (at "${segment}"${hint(here, walked)})` };
+    }
+    walked.push(segment);
+    here = found;
+  }
+  return { value: here };
+}
+
+function step(here, segment) {
+  if (Array.isArray(here)) {
+    if (/^\d+$/.test(segment)) return here[Number(segment)];
+    for (const key of ITEM_KEYS) {
+      const matches = here.filter((item) => item && typeof item === 'object' && item[key] === segment);
+      if (matches.length > 0) return matches[0];
+    }
+    return undefined;
+  }
+  if (here !== null && typeof here === 'object' && Object.hasOwn(here, segment)) return here[segment];
+  return undefined;
+}
+
+/** What could have come next, to put in the message: a few field names or item names. */
+function hint(here, walked) {
+  const where = walked.length ? ` after ${walked.join('.')}` : '';
+  let options = [];
+  if (Array.isArray(here)) {
+    options = here
+      .map((item, i) => (item && typeof item === 'object' ? ITEM_KEYS.map((k) => item[k]).find((v) => typeof v === 'string') : undefined) ?? String(i));
+  } else if (here !== null && typeof here === 'object') {
+    options = Object.keys(here);
+  } else {
+    return `${where}: that is a single value already`;
+  }
+  const shown = options.slice(0, 12).join(', ') + (options.length > 12 ? ', …' : '');
+  return `${where}; try one of: ${shown}`;
+}
+
+/**
+ * The sources a number can come from: the model report, or a worked example with its lesson
+ * defaults. `call(lib, inputs)` runs the facade itself; otherwise `fn` is the facade's function and
+ * `args(defaults)` its arguments from example_defaults(), unless the author gives `args` (a JSON list).
+ */
+export const SOURCES = {
+  count: { call: (lib, { model, seqLen, batch }) => lib.count(model, seqLen, batch) },
+  defaults: { call: (lib) => lib.example_defaults() },
+  'training-run': { fn: 'training_run', args: (d) => [d.training_run.params, nanoGptTokens(d), d.training_run.peak, d.training_run.utilisation] },
+  'example:residual': { fn: 'example_residual', args: (d) => [d.residual.x, d.residual.attention, d.residual.feed_forward] },
+  'example:layernorm': { fn: 'example_layernorm', args: (d) => [d.layernorm] },
+  'example:gelu': { fn: 'example_gelu', args: (d) => [d.gelu] },
+  'example:feed-forward': { fn: 'example_feed_forward', args: (d) => [d.feed_forward.d] },
+  'example:tiny-gpt': { fn: 'example_tiny_gpt', args: (d) => [d.tiny_gpt.ids, d.seed] },
+  'example:tied-output': { fn: 'example_tied_output', args: (d) => [d.tied_output.normed, d.tied_output.table] },
+  'example:masks': { fn: 'example_masks', args: (d) => [d.masks.n_tokens, d.masks.position, d.seed] },
+  'example:param-count': { fn: 'example_param_count', args: () => [] },
+  'example:moe-routing': { fn: 'example_moe_routing', args: (d) => [d.moe.scores, d.moe.k] },
+  'example:moe-sizes': { fn: 'example_moe_sizes', args: (d) => [d.moe.d, d.moe.n_experts, d.moe.k] },
+  'example:balance': { fn: 'example_balance', args: (d) => d.balance.all_to_one },
+  'example:flops': { fn: 'example_flops', args: (d) => [d.flops.infer_params, 1] },
+};
+
+/** D of nanoGPT's GPT-2 run (tokens per iteration × iterations, as the crate gives it). */
+function nanoGptTokens(d) {
+  return d.training_run.tokens;
+}
+
+/** Source names as authors may write them: underscores or hyphens, "example:" optional for examples. */
+export function sourceKey(text) {
+  const t = String(text ?? '').trim().toLowerCase().replaceAll('_', '-');
+  if (t === '') return { value: 'count' };
+  if (Object.hasOwn(SOURCES, t)) return { value: t };
+  if (Object.hasOwn(SOURCES, `example:${t}`)) return { value: `example:${t}` };
+  return { error: `unknown source: ${text} (choose one of ${Object.keys(SOURCES).join(', ')})` };
+}
+
+/** A JSON list of arguments typed in an attribute: { value } (undefined when blank) or { error }. */
+export function parseArgs(text) {
+  if (text === null || text === undefined || String(text).trim() === '') return { value: undefined };
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { error: `args is not a JSON list: ${text}` };
+  }
+  if (!Array.isArray(parsed)) return { error: `args must be a JSON list of arguments: ${text}` };
+  return { value: parsed };
+}
+
+/** Runs one source on the facade `lib`. Throws the library's own error (which says what is allowed). */
+export function runSource(lib, key, { model = 'gpt2-small', seqLen = 8, batch = 1, args } = {}) {
+  const source = SOURCES[key];
+  if (source.call) return source.call(lib, { model, seqLen, batch });
+  const list = args ?? source.args(lib.example_defaults());
+  return lib[source.fn](...list);
+}
+
+const FORMATS = {
+  integer: (x) => formatInteger(x),
+  compact: (x) => formatCompact(x),
+  percent: (x) => formatPercent(x),
+  si: (x) => formatSI(x),
+  'si-k': (x) => formatSI(x, 'k'),
+  'si-M': (x) => formatSI(x, 'M'),
+  'si-G': (x) => formatSI(x, 'G'),
+  'si-T': (x) => formatSI(x, 'T'),
+  'si-P': (x) => formatSI(x, 'P'),
+  scientific: (x, digits) => formatScientific(x, digits ?? 3),
+  bytes: (x) => formatBytes(x),
+  decimal: (x, digits) => formatDecimal(x, digits ?? 3),
+  vector: (xs, digits) => formatVector(xs, digits ?? 3),
+  shape: (xs) => xs.map((n) => formatInteger(n)).join(' × '),
+  text: (x) => String(x),
+};
+
+export const FORMAT_NAMES = Object.keys(FORMATS);
+
+/**
+ * The value as text in `format` (blank: integer for whole numbers, decimal otherwise, text for
+ * words): { text } or { error }. `digits`: decimal places (decimal, vector) or significant digits
+ * (scientific).
+ */
+export function formatValue(value, format, digits) {
+  const name = String(format ?? '').trim();
+  let f = name;
+  if (f === '') {
+    if (typeof value === 'string') f = 'text';
+    else if (Array.isArray(value)) f = 'vector';
+    else f = Number.isSafeInteger(value) ? 'integer' : 'decimal';
+  }
+  if (!Object.hasOwn(FORMATS, f)) return { error: `unknown format: ${name} (choose one of ${FORMAT_NAMES.join(', ')})` };
+  const wantsList = f === 'vector' || f === 'shape';
+  if (wantsList ? !(Array.isArray(value) && value.every((x) => typeof x === 'number')) : f !== 'text' && typeof value !== 'number') {
+    return { error: `not a ${wantsList ? 'list of numbers' : 'number'}: ${describe(value)}` };
+  }
+  try {
+    return { text: FORMATS[f](value, digits) };
+  } catch (err) {
+    return { error: `cannot show ${describe(value)} as ${f}: ${err.message}` };
+  }
+}
+
+function describe(value) {
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value !== null && typeof value === 'object') return `an object (${Object.keys(value).slice(0, 6).join(', ')})`;
+  return JSON.stringify(value);
+}
