@@ -107,3 +107,72 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
     assert!(e.contains("config.json could not be read"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tblock-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn forward_prints_one_row_of_logits_per_position() {
+    let v = json(&["forward", "--seed", "0", "--ids", "3,1,4,1,5", "--hidden"]);
+    let logits = v["logits"].as_array().unwrap();
+    assert_eq!(logits.len(), 5);
+    assert!(logits.iter().all(|r| r.as_array().unwrap().len() == 50));
+    assert_eq!(v["hidden"].as_array().unwrap()[0].as_array().unwrap().len(), 32);
+    // Without the causal mask the first position sees the later ones, so its logits change.
+    let enc = json(&["forward", "--seed", "0", "--ids", "3,1,4,1,5", "--encoder"]);
+    assert_ne!(enc["logits"][0], v["logits"][0]);
+    assert_eq!(json(&["forward", "--seed", "0", "--ids", "3,1,4,1,9"])["logits"][0], v["logits"][0]);
+}
+
+#[test]
+fn init_then_forward_from_the_file_gives_the_seeded_logits() {
+    let dir = scratch("init");
+    let file = dir.join("tiny.safetensors");
+    let out = tblock(&["init", "--seed", "5", "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("27,328 parameters, seed 5"));
+    let from_file = json(&["forward", "--weights", file.to_str().unwrap(), "--ids", "3,1,4"]);
+    assert_eq!(from_file, json(&["forward", "--seed", "5", "--ids", "3,1,4"]));
+
+    // A config.json beside the weights is used for what the tensors cannot tell: here a head count
+    // that does not divide the width, which the loader must refuse, naming the field.
+    std::fs::write(
+        dir.join("config.json"),
+        r#"{"model_type":"gpt2","vocab_size":50,"n_positions":16,"n_embd":32,"n_layer":2,"n_head":5}"#,
+    )
+    .unwrap();
+    let e = error(&["forward", "--weights", file.to_str().unwrap(), "--ids", "3"]);
+    assert!(e.contains("config.json: n_head: 5 heads do not divide n_embd = 32"), "{e}");
+    // --config wins over the file beside.
+    let good = dir.join("good.json");
+    std::fs::write(
+        &good,
+        r#"{"model_type":"gpt2","vocab_size":50,"n_positions":16,"n_embd":32,"n_layer":2,"n_head":4}"#,
+    )
+    .unwrap();
+    let v =
+        json(&["forward", "--weights", file.to_str().unwrap(), "--config", good.to_str().unwrap(), "--ids", "3,1,4"]);
+    assert_eq!(v, from_file);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn forward_refuses_bad_ids_and_files() {
+    let e = error(&["forward", "--seed", "0", "--ids", "3,1,50"]);
+    assert!(e.contains("token id 50 is out of range: ids run from 0 to 49"), "{e}");
+    let e = error(&["forward", "--seed", "0", "--ids", "3,-1"]);
+    assert!(e.contains("token ids are whole numbers from 0, got \"-1\""), "{e}");
+    let e = error(&["forward", "--seed", "0", "--ids", &["1"; 17].join(",")]);
+    assert!(e.contains("sequence length 17 is out of range"), "{e}");
+    let e = error(&["forward", "--weights", "/no/such.safetensors", "--ids", "1"]);
+    assert!(e.contains("cannot read /no/such.safetensors"), "{e}");
+    let dir = scratch("bad");
+    let junk = dir.join("junk.safetensors");
+    std::fs::write(&junk, b"definitely not safetensors").unwrap();
+    let e = error(&["forward", "--weights", junk.to_str().unwrap(), "--ids", "1"]);
+    assert!(e.contains("the weights file could not be read: it is not a valid safetensors file"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
