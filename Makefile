@@ -1,10 +1,11 @@
 # transformer-block
 #
-#   make serve     install what is missing, build the wasm, serve www/ on http://localhost:$(PORT)
+#   make serve     install what is missing, build the wasm and dist/, serve www/ on http://localhost:$(PORT)
 #   make test      install what is missing, then every check, in order; stops at the first failure
 #   make setup     only the install step (scripts/setup.sh; seconds when nothing is missing)
 #   make wasm      only the release build of the wasm into www/pkg/
-#   make clean     remove build output (target/, www/pkg/, test reports)
+#   make dist      dist/: the one-script embedding, the offline lesson file, the npm package
+#   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -28,11 +29,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm serve test clean \
+.PHONY: help setup wasm dist serve test clean \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
 
 help:
-	@sed -n '3,8s/^# \{0,1\}//p' Makefile
+	@sed -n '3,9s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -44,7 +45,17 @@ wasm:
 	wasm-pack build $(CRATE) --release --target web --out-dir ../www/pkg --no-typescript --no-pack
 	@ls -l www/pkg/*.wasm
 
-serve: setup wasm
+# What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
+# wasm inside), dist/transformer-block-lesson.html (the lesson as one file that works from disk) and
+# dist/npm/. The lesson file is also copied into www/ (not committed) for the served page's
+# "Download this lesson" link.
+dist: wasm
+	$(call stage,'dist: one-script embedding + offline lesson + npm package into dist/')
+	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
+	node scripts/build-dist.mjs
+	cp dist/transformer-block-lesson.html www/transformer-block-lesson.html
+
+serve: setup dist
 	$(call stage,'serve: www/ on http://localhost:$(PORT)/')
 	PORT=$(PORT) node scripts/serve.mjs
 
@@ -76,11 +87,11 @@ test-unit:
 	$(call stage,'test 6/7: front-end unit tests (node --test)')
 	node --test tests/unit/*.test.js
 
-# The end-to-end tests run against the release build a reader would get.
-test-e2e: wasm
+# The end-to-end tests run against the release build a reader would get, and what dist/ ships.
+test-e2e: dist
 	$(call stage,'test 7/7: browser end-to-end tests (Playwright, Chromium)')
 	playwright test
 
 clean:
 	cargo clean
-	rm -rf www/pkg test-results playwright-report
+	rm -rf www/pkg dist www/transformer-block-lesson.html test-results playwright-report

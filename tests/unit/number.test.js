@@ -90,7 +90,7 @@ test('runSource calls the facade with the lesson defaults, or with the author\'s
     example_defaults: () => ({
       layernorm: [1, 2, 3, 4],
       flops: { infer_params: 7e9 },
-      training_run: { params: 123653376, tokens_per_iteration: 491520, iterations: 600000, peak: 312e12, utilisation: 1 },
+      training_run: { params: 123653376, tokens_per_iteration: 491520, iterations: 600000, tokens: 294912000000, peak: 312e12, utilisation: 1 },
     }),
     count: (...a) => (calls.push(['count', ...a]), REPORT),
     example_layernorm: (...a) => (calls.push(['layernorm', ...a]), { mean: 2.5 }),

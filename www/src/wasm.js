@@ -6,6 +6,10 @@
 //
 // The import is dynamic so that a missing or broken build rejects this promise (which a page can
 // report) instead of failing the whole module graph before any of our code runs.
+//
+// The bundles of `make dist` (one classic script, the offline lesson, the npm module) replace this
+// file with a loader that passes wasm-bindgen the wasm bytes inlined in the script, so they fetch
+// nothing: scripts/build-dist.mjs, plugin `inline-wasm`. Same export, same shape.
 
 const PKG = new URL('../pkg/transformer_block.js', import.meta.url);
 

@@ -30,6 +30,9 @@ const STYLES = sheet(`
   font: inherit;
   overflow-wrap: normal;
 }
+@layer inherited {
+  :host > * { color: inherit; font: inherit; overflow-wrap: normal; }
+}
 .value { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .message, .error {
   display: inline;

@@ -55,6 +55,11 @@ export const THEME_CSS = `
   }
 }
 :host([hidden]) { display: none; }
+/* A host page's "* { all: unset !important }" reaches :host itself, so give its children what they
+   would have inherited; in a layer, so every unlayered rule of a widget (a heading's size) still wins. */
+@layer inherited {
+  :host > * { color: var(--_fg); font: 0.95rem/1.5 var(--_font); overflow-wrap: anywhere; }
+}
 *, *::before, *::after { box-sizing: border-box; }
 h2, h3, h4 { margin: 0 0 0.5rem; line-height: 1.25; font-size: 1.05rem; }
 p { margin: 0.4rem 0; }

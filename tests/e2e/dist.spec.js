@@ -1,0 +1,413 @@
+// What `make dist` ships, tested as a learner and a course site would use it, with the network closed:
+// the offline lesson opened from disk, dist/transformer-block.js on a hostile page under a strict
+// Content-Security-Policy, several widgets and late ones sharing one wasm instance, the npm module,
+// the size budget, and the lesson inliner's refusals. Needs dist/ (`make dist`; `make test` builds it).
+import { test, expect } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { inlineLessonPage, scanElements } from '../../scripts/build-dist.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIST = `${ROOT}dist/`;
+const LESSON = `${DIST}transformer-block-lesson.html`;
+const BUNDLE = `${DIST}transformer-block.js`;
+const BUDGET_GZIP = 300 * 1024;
+
+/** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
+const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+/** A made-up course site; every request to it is answered by page.route, any other is refused. */
+const SITE = 'https://course.example';
+
+const TAGS = [...new Set(scanElements().map((e) => e.tag))];
+
+test.beforeAll(() => {
+  for (const f of [LESSON, BUNDLE, `${DIST}npm/index.js`]) {
+    if (!existsSync(f)) throw new Error(`${f} is missing: run \`make dist\``);
+  }
+});
+
+/**
+ * Records what a page does wrong: console errors, uncaught exceptions, CSP violations (an init
+ * script listens for securitypolicyviolation), and counts WebAssembly instantiations by wrapping
+ * WebAssembly.instantiate, instantiateStreaming and the Instance constructor.
+ */
+async function watch(page) {
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  await page.addInitScript(() => {
+    const tb = (window.__tb = { violations: [], instances: 0 });
+    document.addEventListener('securitypolicyviolation', (e) => {
+      tb.violations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+    for (const name of ['instantiate', 'instantiateStreaming']) {
+      const original = WebAssembly[name];
+      WebAssembly[name] = function (...args) {
+        tb.instances++;
+        return original.apply(this, args);
+      };
+    }
+    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
+      construct(target, args, newTarget) {
+        tb.instances++;
+        return Reflect.construct(target, args, newTarget);
+      },
+    });
+  });
+  return problems;
+}
+
+/**
+ * Serves `files` ({ path: { body, type, headers } }) at SITE and refuses every other request;
+ * returns the list of every URL requested.
+ */
+async function serveSite(context, files) {
+  const requested = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    requested.push(url);
+    const file = url.startsWith(`${SITE}/`) ? files[new URL(url).pathname] : undefined;
+    if (!file) return route.abort('blockedbyclient');
+    return route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': file.type, ...(file.headers ?? {}) },
+      body: file.body,
+    });
+  });
+  return requested;
+}
+
+const bundleFile = () => ({ body: readFileSync(BUNDLE), type: 'text/javascript; charset=utf-8' });
+const htmlFile = (body, csp = STRICT_CSP) => ({
+  body,
+  type: 'text/html; charset=utf-8',
+  headers: csp ? { 'Content-Security-Policy': csp } : {},
+});
+
+/**
+ * Every <tb-…> in the document and in shadow roots: its tag, whether its shadow root has content,
+ * and the messages (.error[data-message]) it shows.
+ */
+function widgetReport(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.localName.startsWith('tb-')) {
+          out.push({
+            tag: el.localName,
+            defined: customElements.get(el.localName) !== undefined,
+            rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0),
+            messages: el.shadowRoot ? [...el.shadowRoot.querySelectorAll('.error[data-message]')].map((m) => m.textContent) : [],
+          });
+        }
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return out;
+  });
+}
+
+/** Waits until every widget has rendered, then returns the report. */
+async function allRendered(page) {
+  await expect
+    .poll(async () => (await widgetReport(page)).filter((w) => !w.rendered).map((w) => w.tag), {
+      message: 'widgets without content in their shadow root',
+      timeout: 15_000,
+    })
+    .toEqual([]);
+  return widgetReport(page);
+}
+
+const shadowText = (locator) => locator.evaluate((el) => el.shadowRoot.textContent);
+
+// ------------------------------------------------------------------------------------------------
+
+test.describe('the offline lesson, opened from disk', () => {
+  test('renders every widget, answers interactions, and requests nothing but itself', async ({ page, context }, testInfo) => {
+    const fileUrl = pathToFileURL(LESSON).href;
+    const requested = [];
+    page.on('request', (req) => requested.push(req.url()));
+    await context.route('**/*', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort('blockedbyclient')));
+    const problems = await watch(page);
+
+    await page.goto(fileUrl);
+    const widgets = await allRendered(page);
+    await page.screenshot({ path: testInfo.outputPath('lesson-file-top.png') });
+
+    // Every element the project defines is defined here, and the page uses a good number of them.
+    expect(await page.evaluate((tags) => tags.filter((t) => !customElements.get(t)), TAGS)).toEqual([]);
+    expect(new Set(widgets.map((w) => w.tag)).size).toBeGreaterThanOrEqual(5);
+    expect(widgets.filter((w) => w.messages.length)).toEqual([]);
+
+    // The page's own script ran too: the presets table, from the same wasm instance.
+    await expect(page.locator('#models tbody tr')).toHaveCount(8);
+    await expect(page.locator('#models tbody tr[data-model="gpt2-small"] td').last()).toContainText('124,439,808');
+
+    // The anatomy's model switcher.
+    const anatomy = page.locator('tb-anatomy').first();
+    await expect.poll(() => shadowText(anatomy)).toContain('124,439,808');
+    await anatomy.getByLabel('Model', { exact: true }).selectOption('llama3-8b');
+    await expect.poll(() => shadowText(anatomy)).toContain('8,030,261,248');
+
+    // A worked example's input: LayerNorm of 2, 4, 6, 9 has mean 5.25.
+    const layernorm = page.locator('tb-example[name="layernorm"]');
+    await expect.poll(() => shadowText(layernorm)).toContain('-1.342');
+    await layernorm.getByLabel('Vector x').fill('2, 4, 6, 9');
+    await expect.poll(() => shadowText(layernorm)).toContain('5.25');
+
+    expect(await page.evaluate(() => window.__tb.instances)).toBe(1);
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('lesson-file.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    expect(requested.filter((url) => url !== fileUrl && !url.startsWith('data:'))).toEqual([]);
+  });
+});
+
+test.describe('dist/transformer-block.js embedded in a course page', () => {
+  const HOSTILE_CSS = `
+    * { all: unset !important; }
+    svg { display: none !important; }
+    div { color: red !important; font-size: 40px !important; }
+    p, span, table, td, th, section, button, select, input, label { visibility: hidden !important; display: none !important; }
+    tb-anatomy, tb-example { font-family: "Comic Sans MS", cursive !important; }
+  `;
+  // One of every element (a worked example needs a name), inside a div the hostile CSS paints red,
+  // plus two controls that show the hostile CSS did load and apply outside the widgets.
+  const hostPage = (tags) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A course page</title>
+<link rel="stylesheet" href="/hostile.css">
+<script src="/transformer-block.js"></script>
+</head><body>
+<p id="control-p">Course text the hostile CSS hides.</p>
+<svg id="control-svg" width="10" height="10"><rect width="10" height="10"></rect></svg>
+<div id="widgets">
+${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-example>' : `<${t}></${t}>`)).join('\n')}
+</div>
+</body></html>`;
+
+  test('renders every widget under hostile CSS and a strict CSP, with no violation', async ({ page, context }, testInfo) => {
+    const requested = await serveSite(context, {
+      '/lesson.html': htmlFile(hostPage(TAGS)),
+      '/transformer-block.js': bundleFile(),
+      '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/lesson.html`);
+
+    const widgets = await allRendered(page);
+    expect(widgets.filter((w) => !w.defined)).toEqual([]);
+    expect(widgets.filter((w) => w.messages.length)).toEqual([]);
+    expect(new Set(widgets.map((w) => w.tag))).toEqual(new Set(TAGS));
+
+    // The hostile CSS is there: outside the widgets, paragraphs and SVG are gone.
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('control-svg')).display)).toBe('none');
+    expect(await page.evaluate(() => getComputedStyle(document.getElementById('control-p')).display)).toBe('none');
+
+    // Inside, it is not: each widget's content takes space, and its SVG is displayed with a size.
+    const inside = await page.evaluate(() =>
+      [...document.querySelectorAll('#widgets > *')].map((el) => {
+        const box = (n) => n.getBoundingClientRect();
+        const shown = [...el.shadowRoot.children].filter((c) => getComputedStyle(c).display !== 'none' && box(c).width > 0 && box(c).height > 0);
+        const svgs = [...el.shadowRoot.querySelectorAll('svg')];
+        return {
+          tag: el.localName,
+          shown: shown.length,
+          svgs: svgs.length,
+          hiddenSvgs: svgs.filter((s) => getComputedStyle(s).display === 'none' || box(s).width === 0 || box(s).height === 0).length,
+        };
+      }),
+    );
+    for (const w of inside) {
+      expect(w.shown, `${w.tag}: visible children of its shadow root`).toBeGreaterThan(0);
+      expect(w.hiddenSvgs, `${w.tag}: SVG hidden by the host's CSS`).toBe(0);
+    }
+    for (const tag of ['tb-anatomy', 'tb-cost-chart']) {
+      expect(inside.find((w) => w.tag === tag)?.svgs, `${tag} draws SVG`).toBeGreaterThan(0);
+    }
+    // The widgets' own controls keep their styles (the host's `select { display: none }` stops at the shadow root).
+    const select = page.locator('tb-anatomy').getByLabel('Model', { exact: true });
+    await expect(select).toBeVisible();
+    await select.selectOption('gpt2-medium');
+    await expect.poll(() => shadowText(page.locator('tb-anatomy'))).toContain('Where GPT-2 medium');
+
+    await page.screenshot({ path: testInfo.outputPath('hostile-host.png'), fullPage: false });
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(await page.evaluate(() => window.__tb.instances)).toBe(1);
+    expect(problems).toEqual([]);
+    expect(new Set(requested)).toEqual(new Set([`${SITE}/lesson.html`, `${SITE}/hostile.css`, `${SITE}/transformer-block.js`]));
+  });
+
+  test("the host's inherited styles (colour, font size) do not reach the widgets' text", async ({ page, context }) => {
+    await serveSite(context, {
+      '/lesson.html': htmlFile(hostPage(TAGS)),
+      '/transformer-block.js': bundleFile(),
+      '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },
+    });
+    await page.goto(`${SITE}/lesson.html`);
+    await allRendered(page);
+    // Text directly in each widget's shadow tree: the first element child with text of its own.
+    const leaks = await page.evaluate(() =>
+      [...document.querySelectorAll('#widgets > *')].flatMap((el) => {
+        if (el.localName === 'tb-number') return []; // inline in a sentence: inherits on purpose
+        const first = [...el.shadowRoot.querySelectorAll('*')].find((n) => [...n.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()));
+        if (!first) return [];
+        const style = getComputedStyle(first);
+        return style.color === 'rgb(255, 0, 0)' || style.fontSize === '40px' ? [`${el.localName}: ${first.localName} is ${style.color}, ${style.fontSize}`] : [];
+      }),
+    );
+    expect(leaks).toEqual([]);
+  });
+
+  test("without 'wasm-unsafe-eval' the widgets say what the policy lacks", async ({ page, context }) => {
+    await serveSite(context, {
+      '/lesson.html': htmlFile(hostPage(['tb-param-table']), STRICT_CSP.replace(" 'wasm-unsafe-eval'", '')),
+      '/transformer-block.js': bundleFile(),
+      '/hostile.css': { body: '', type: 'text/css' },
+    });
+    await page.goto(`${SITE}/lesson.html`);
+    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain("'wasm-unsafe-eval'");
+  });
+
+  test('two anatomies keep their own state; a late element renders; one wasm instance', async ({ page, context }) => {
+    await serveSite(context, {
+      '/lesson.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two</title>
+<script src="/transformer-block.js"></script></head><body>
+<tb-anatomy id="first"></tb-anatomy><tb-anatomy id="second"></tb-anatomy><tb-param-table></tb-param-table>
+</body></html>`),
+      '/transformer-block.js': bundleFile(),
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/lesson.html`);
+    await allRendered(page);
+
+    const first = page.locator('#first').getByLabel('Model', { exact: true });
+    const second = page.locator('#second').getByLabel('Model', { exact: true });
+    await expect(first).toHaveValue('gpt2-small');
+    await expect(second).toHaveValue('gpt2-small');
+    await first.selectOption('llama3-70b');
+    await expect.poll(() => shadowText(page.locator('#first'))).toContain('Where Llama 3 70B');
+    await expect(first).toHaveValue('llama3-70b');
+    await expect(second).toHaveValue('gpt2-small');
+    expect(await shadowText(page.locator('#second'))).toContain('Where GPT-2 small’s 124,439,808 parameters');
+    expect(await shadowText(page.locator('#second'))).not.toContain('Where Llama 3 70B');
+
+    // Added after load, by script (allowed: page.evaluate is not page script under the CSP).
+    await page.evaluate(() => {
+      const late = document.createElement('tb-anatomy');
+      late.id = 'late';
+      late.setAttribute('model', 'mixtral-8x7b');
+      document.body.append(late);
+    });
+    await expect(page.locator('#late').getByLabel('Model', { exact: true })).toHaveValue('mixtral-8x7b');
+    await allRendered(page);
+
+    expect(await page.evaluate(() => window.__tb.instances)).toBe(1);
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('the npm package', () => {
+  test('package.json, types and the ES module, which defines and exports every element', async ({ page, context }) => {
+    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
+    const root = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
+    expect(pkg).toMatchObject({ name: 'transformer-block', version: root.version, type: 'module' });
+    expect(pkg.exports['.']).toEqual({ types: './index.d.ts', default: './index.js' });
+    for (const f of pkg.files) expect(existsSync(`${DIST}npm/${f}`), f).toBe(true);
+    const dts = readFileSync(`${DIST}npm/index.d.ts`, 'utf8');
+    const classes = scanElements().map((e) => e.className);
+    for (const c of classes) expect(dts).toContain(`export declare class ${c} `);
+
+    await serveSite(context, {
+      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
+<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
+      '/app.js': {
+        type: 'text/javascript',
+        body: `import * as tb from './index.js';
+window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().length,
+  same: ${JSON.stringify(scanElements())}.every((e) => customElements.get(e.tag) === tb[e.className]) };`,
+      },
+      '/index.js': { body: readFileSync(`${DIST}npm/index.js`), type: 'text/javascript' },
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/app.html`);
+    await expect.poll(() => page.evaluate(() => window.__module)).toBeTruthy();
+    const info = await page.evaluate(() => window.__module);
+    expect(info.names).toEqual(expect.arrayContaining([...classes, 'TbElement', 'wasm']));
+    expect(info).toMatchObject({ presets: 8, same: true });
+    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('size budget', () => {
+  for (const name of ['transformer-block.js', 'transformer-block-lesson.html']) {
+    test(`${name} is at most 300 KB gzipped`, () => {
+      const bytes = readFileSync(`${DIST}${name}`);
+      const gzip = gzipSync(bytes).length;
+      console.log(`${name}: ${(bytes.length / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`);
+      expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP);
+    });
+  }
+});
+
+test.describe('the lesson inliner', () => {
+  const readLocal = (href) => ({ 'styles.css': 'body { color: black; }', 'bad.css': 'body { background: url(bg.png); }' })[href];
+  const bundle = async (modules) => `/* ${modules.map((m) => m.path ?? 'inline').join(' ')} */`;
+  const page = (head, body = '') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+  test('inlines the stylesheet, replaces module scripts with one classic script, drops online-only parts', async () => {
+    const html = await inlineLessonPage(
+      page(
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="styles.css"><script type="module" src="src/main.js"></script>',
+        '<a href="#top">top</a> <a href="https://example.org/paper">paper</a> <p data-online-only><a href="transformer-block-lesson.html" download>Download this lesson</a></p><!-- <img src="x.png"> -->',
+      ),
+      { readLocal, bundle },
+    );
+    expect(html).toContain('<style>\nbody { color: black; }\n</style>');
+    expect(html).toContain('<script>\n/* src/main.js */\n</script>\n</body>');
+    expect(html).not.toMatch(/type="module"|styles\.css|Download this lesson|x\.png/);
+    expect(html).toContain('<a href="https://example.org/paper">');
+  });
+
+  const refusals = {
+    'an image file': page('<script type="module" src="a.js"></script>', '<img src="figure.png">'),
+    'a classic script file': page('<script src="other.js"></script><script type="module" src="a.js"></script>'),
+    'a stylesheet with url()': page('<link rel="stylesheet" href="bad.css"><script type="module" src="a.js"></script>'),
+    'a link to another page': page('<script type="module" src="a.js"></script>', '<a href="gallery/">gallery</a>'),
+    'an srcset': page('<script type="module" src="a.js"></script>', '<img src="data:," srcset="big.png 2x">'),
+    'an inline style url()': page('<script type="module" src="a.js"></script>', '<div style="background:url(x.png)"></div>'),
+  };
+  for (const [what, html] of Object.entries(refusals)) {
+    test(`fails loudly on ${what}`, async () => {
+      await expect(inlineLessonPage(html, { readLocal, bundle })).rejects.toThrow(/cannot become one self-contained file/);
+    });
+  }
+
+  test("keeps the page's Content-Security-Policy, adding the hashes of the inline script and style", async () => {
+    const policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+    const html = await inlineLessonPage(
+      page(`<meta http-equiv="Content-Security-Policy" content="${policy}"><link rel="stylesheet" href="styles.css"><script type="module" src="a.js"></script>`),
+      { readLocal, bundle },
+    );
+    const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    const script = html.match(/<script>([\s\S]*?)<\/script>/)[1];
+    const style = html.match(/<style>([\s\S]*?)<\/style>/)[1];
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${hash(script)}; style-src 'self' ${hash(style)}">`,
+    );
+  });
+
+  test('refuses a bundle that would end its inline <script> early', async () => {
+    await expect(
+      inlineLessonPage(page('<script type="module" src="a.js"></script>'), { readLocal, bundle: async () => 'let s = "</script>";' }),
+    ).rejects.toThrow(/<\/script/);
+  });
+});

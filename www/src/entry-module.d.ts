@@ -1,0 +1,86 @@
+// Types of the transformer-block npm package (dist/npm/index.d.ts is a copy of this file).
+// Hand-written: `make dist` fails when an element is defined under www/src/elements/ but missing
+// here, so add each new element's class and its HTMLElementTagNameMap entry.
+//
+// Every element is configured by attributes (strings, as in HTML) and re-renders when one changes;
+// a bad value shows a short message inside the widget, which keeps working with a default.
+
+/** The base of every element: an open shadow root with the shared theme. */
+export declare class TbElement extends HTMLElement {
+  static observedAttributes: string[];
+  /** A prefix unique to this element, for ids inside its shadow root. */
+  readonly uid: string;
+  readonly shadowRoot: ShadowRoot;
+  connectedCallback(): void;
+  attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void;
+  /** Re-render once, after the current batch of attribute changes. */
+  update(): void;
+}
+
+/** `<tb-anatomy model="gpt2-small" seq-len="8">`: the "select any part" diagram of a model. */
+export declare class TbAnatomy extends TbElement {}
+
+/** `<tb-param-table model="gpt2-small">`: parameters by component, with formulas and Kaplan's 12·L·d². */
+export declare class TbParamTable extends TbElement {}
+
+/** `<tb-cost-chart model="gpt2-small" seq-len="8">`: forward FLOPs per token against T, attention's share. */
+export declare class TbCostChart extends TbElement {}
+
+/**
+ * `<tb-example name="layernorm">`: a worked example, run live with editable inputs. Names: residual,
+ * layernorm, gelu, feed-forward, tiny-gpt, tied-output, masks, param-count, moe, balance-loss, flops.
+ */
+export declare class TbExample extends TbElement {}
+
+/** `<tb-moe experts="…" k="2" tokens="…" seed="…">`: mixture-of-experts routing and load balance. */
+export declare class TbMoe extends TbElement {}
+
+/** `<tb-masks tokens="…" seed="…">`: encoder and decoder attention patterns side by side. */
+export declare class TbMasks extends TbElement {}
+
+/** `<tb-tiny-gpt ids="3,1,4,1,5" seed="…">`: TinyGPT's residual stream and logits for a few tokens. */
+export declare class TbTinyGpt extends TbElement {}
+
+/**
+ * `<tb-training-cost params tokens-per-iteration iterations peak-tflops utilisation>`: training
+ * compute as 6·N·D and its time on given hardware (defaults: nanoGPT's GPT-2 run).
+ */
+export declare class TbTrainingCost extends TbElement {}
+
+/** `<tb-memory model="gpt2-small" batch="1" seq-len="8">`: weight memory per dtype and the KV cache. */
+export declare class TbMemory extends TbElement {}
+
+/**
+ * `<tb-number value="total_params" model="gpt2-small" format="integer">`: one number from the
+ * library, inline in a sentence. Attributes: model, seq-len, batch, source, args, value, format, digits.
+ */
+export declare class TbNumber extends TbElement {}
+
+/**
+ * The WebAssembly facade, instantiated once per page and shared by every element: the functions of
+ * crate/src/web.rs (presets, count, cost_curve, example_…), returning plain objects. A function
+ * throws an Error whose message says what was wrong and what is allowed.
+ */
+export interface TransformerBlockLibrary {
+  presets(): Array<{ name: string; label: string; [field: string]: unknown }>;
+  count(model: string, seq_len: number, batch: number): { total_params: number; [field: string]: unknown };
+  [fn: string]: unknown;
+}
+
+/** Resolves when the wasm is instantiated (rejects, with a message, when it cannot be). */
+export declare const wasm: Promise<TransformerBlockLibrary>;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'tb-anatomy': TbAnatomy;
+    'tb-cost-chart': TbCostChart;
+    'tb-example': TbExample;
+    'tb-masks': TbMasks;
+    'tb-memory': TbMemory;
+    'tb-moe': TbMoe;
+    'tb-number': TbNumber;
+    'tb-param-table': TbParamTable;
+    'tb-tiny-gpt': TbTinyGpt;
+    'tb-training-cost': TbTrainingCost;
+  }
+}

@@ -1,0 +1,23 @@
+// Entry point of dist/npm/index.js, the ES module of the npm package (`make dist`). Importing it
+// defines every <tb-…> element (./elements/index.js). The classes are exported, read back from the
+// registry (so the element files need not export them), for `instanceof` and subclassing; `wasm` is
+// the promise of the one shared WebAssembly instance (the facade), for a page that wants the numbers
+// without a widget. Types: entry-module.d.ts beside this file. `make dist` fails when an element
+// defined under ./elements/ is missing here.
+
+import './elements/index.js';
+
+const defined = (tag) => customElements.get(tag);
+
+export { TbElement } from './elements/base.js';
+export const TbAnatomy = defined('tb-anatomy');
+export const TbParamTable = defined('tb-param-table');
+export const TbCostChart = defined('tb-cost-chart');
+export const TbMemory = defined('tb-memory');
+export const TbTrainingCost = defined('tb-training-cost');
+export const TbExample = defined('tb-example');
+export const TbMoe = defined('tb-moe');
+export const TbMasks = defined('tb-masks');
+export const TbTinyGpt = defined('tb-tiny-gpt');
+export const TbNumber = defined('tb-number');
+export { wasm } from './wasm.js';
