@@ -1,17 +1,13 @@
 // <tb-anatomy>: the "select any part" diagram, driven as a reader would (keyboard, pointer, the
 // model switcher and the sequence-length control), asserting the lesson's numbers as shown.
 import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
 
 const PAGE = '/gallery/anatomy.html';
 
-/** Opens the gallery page, recording console errors and uncaught exceptions. */
+/** Opens the gallery page (recording problems), and waits for the diagram. */
 async function open(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto(PAGE);
+  const problems = await openPage(page, PAGE);
   const widget = page.locator('#default');
   await expect(widget.getByRole('option', { name: 'Attention', exact: true })).toBeVisible();
   return { problems, widget };
@@ -254,7 +250,7 @@ test('fits a 360px-wide phone without sideways scrolling, in dark mode too', asy
   const { problems, widget } = await open(page);
   await widget.getByRole('option', { name: 'Attention', exact: true }).click();
   await page.locator('#mixtral').getByRole('option', { name: 'Feed-forward', exact: true }).click();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   const box = await widget.getByRole('listbox').boundingBox();
   expect(box.width).toBeLessThanOrEqual(360);

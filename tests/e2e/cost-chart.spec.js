@@ -1,16 +1,9 @@
 // <tb-cost-chart>: forward FLOPs per token and attention's share against T, with a cursor that
 // follows the sequence-length control and a drag on the chart.
 import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
 
-async function open(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto('/gallery/cost-chart.html');
-  return problems;
-}
+const open = (page) => openPage(page, '/gallery/cost-chart.html');
 
 function controls(widget) {
   return {
@@ -157,7 +150,7 @@ test('at 360px the page does not scroll sideways and the chart fits', async ({ p
   const problems = await open(page);
   const chart = controls(page.locator('#gpt2')).chart;
   await expect(chart).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   const box = await chart.boundingBox();
   expect(box.x + box.width).toBeLessThanOrEqual(360);

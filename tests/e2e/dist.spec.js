@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { inlineLessonPage, scanElements } from '../../scripts/build-dist.mjs';
+import { recordProblems } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = `${ROOT}dist/`;
@@ -29,16 +30,13 @@ test.beforeAll(() => {
 });
 
 /**
- * Records what a page does wrong: console errors, uncaught exceptions, CSP violations (an init
- * script listens for securitypolicyviolation), and counts WebAssembly instantiations by wrapping
+ * Records what a page does wrong (see recordProblems: console errors and warnings, uncaught
+ * exceptions, failed requests and requests beyond `origin`), CSP violations (an init script listens
+ * for securitypolicyviolation), and counts WebAssembly instantiations by wrapping
  * WebAssembly.instantiate, instantiateStreaming and the Instance constructor.
  */
-async function watch(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+async function watch(page, origin = SITE) {
+  const problems = recordProblems(page, { origin });
   await page.addInitScript(() => {
     const tb = (window.__tb = { violations: [], instances: 0 });
     document.addEventListener('securitypolicyviolation', (e) => {
@@ -134,7 +132,7 @@ test.describe('the offline lesson, opened from disk', () => {
     const requested = [];
     page.on('request', (req) => requested.push(req.url()));
     await context.route('**/*', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort('blockedbyclient')));
-    const problems = await watch(page);
+    const problems = await watch(page, new URL(fileUrl).origin);
 
     await page.goto(fileUrl);
     const widgets = await allRendered(page);

@@ -1,9 +1,10 @@
 // The served lesson offers itself as one offline file: the link is there, and what it gives is the
 // self-contained lesson (which itself has no download link, since it is already the download).
 import { test, expect } from '@playwright/test';
+import { openPage } from './helpers.js';
 
 test('the "Download this lesson" link gives the one-file lesson', async ({ page, request }) => {
-  await page.goto('/');
+  const problems = await openPage(page, '/');
   const link = page.getByRole('link', { name: 'Download this lesson' });
   await expect(link).toBeVisible();
   await expect(link).toHaveAttribute('download', '');
@@ -15,4 +16,5 @@ test('the "Download this lesson" link gives the one-file lesson', async ({ page,
   expect(html).toContain('<tb-anatomy');
   expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
   expect(html).not.toContain('Download this lesson');
+  expect(problems).toEqual([]);
 });

@@ -1,20 +1,7 @@
 // <tb-example>: every worked example shows the lessons' numbers, computed by the wasm, and
 // recomputes as the reader types.
 import { test, expect } from '@playwright/test';
-
-/** Opens a gallery page, recording console errors, uncaught exceptions and failed requests. */
-async function openPage(page, path) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto(path);
-  return problems;
-}
+import { openPage, pageOverflow } from './helpers.js';
 
 const example = (page, name) => page.locator(`tb-example[name="${name}"]`);
 
@@ -214,7 +201,7 @@ test('fits a 360px-wide phone without sideways scrolling of the page', async ({ 
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await openPage(page, '/gallery/examples.html');
   await expect(example(page, 'flops').locator('.result')).toHaveCount(3);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });

@@ -2,7 +2,7 @@
 // the lessons' own values), the formulas in MathML, the self-check, and an accessible name on every
 // control, shadow roots included.
 import { test, expect } from '@playwright/test';
-import { openPage, proseText, waitForWidgets, widgetMessages, widgets } from './lesson-page.js';
+import { openPage, proseText, waitForWidgets, widgetMessages, widgets } from './helpers.js';
 
 const EXAMPLES = [
   'residual',
@@ -18,8 +18,8 @@ const EXAMPLES = [
   'balance-loss',
 ];
 
-test('every widget the lesson needs is on the page and renders without a message', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('every widget the lesson needs is on the page and renders without a message', async ({ page }) => {
+  const problems = await openPage(page);
   await waitForWidgets(page);
   const found = await widgets(page);
   const tags = new Set(found.map((w) => w.tag));
@@ -31,8 +31,8 @@ test('every widget the lesson needs is on the page and renders without a message
   expect(problems).toEqual([]);
 });
 
-test('every tb-number shows a computed value, never a message', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('every tb-number shows a computed value, never a message', async ({ page }) => {
+  const problems = await openPage(page);
   await waitForWidgets(page);
   const numbers = await page.locator('tb-number').evaluateAll((els) =>
     els.map((el) => ({ text: el.shadowRoot.textContent, error: el.hasAttribute('data-error'), value: el.getAttribute('value') })),
@@ -43,8 +43,8 @@ test('every tb-number shows a computed value, never a message', async ({ page, b
   expect(problems).toEqual([]);
 });
 
-test('the prose quotes the lessons\' numbers, as the crate computes them', async ({ page, baseURL }) => {
-  await openPage(page, baseURL);
+test('the prose quotes the lessons\' numbers, as the crate computes them', async ({ page }) => {
+  await openPage(page);
   await waitForWidgets(page);
   const expectations = {
     '#outline': ['GPT-2 small uses 12 blocks, Llama 3 70B uses 80', "TinyGPT's 2 blocks"],
@@ -98,8 +98,8 @@ test('the prose quotes the lessons\' numbers, as the crate computes them', async
   }
 });
 
-test('the formulas are MathML, rendered by the browser', async ({ page, baseURL }) => {
-  await openPage(page, baseURL);
+test('the formulas are MathML, rendered by the browser', async ({ page }) => {
+  await openPage(page);
   const maths = page.locator('math[display="block"]');
   expect(await maths.count()).toBeGreaterThanOrEqual(10);
   const info = await maths.evaluateAll((ms) =>
@@ -119,8 +119,8 @@ test('the formulas are MathML, rendered by the browser', async ({ page, baseURL 
   await expect(page.locator('#norms mfrac').first()).toBeVisible();
 });
 
-test('the self-check answers open on request and hold computed numbers', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('the self-check answers open on request and hold computed numbers', async ({ page }) => {
+  const problems = await openPage(page);
   await waitForWidgets(page);
   const items = page.locator('#self-check details');
   const n = await items.count();
@@ -156,8 +156,8 @@ test('the self-check answers open on request and hold computed numbers', async (
   expect(problems).toEqual([]);
 });
 
-test('every control on the page, inside the widgets too, has an accessible name', async ({ page, baseURL }) => {
-  await openPage(page, baseURL);
+test('every control on the page, inside the widgets too, has an accessible name', async ({ page }) => {
+  await openPage(page);
   await waitForWidgets(page);
   // The browser's own accessibility tree (shadow roots included), as assistive technology gets it.
   const cdp = await page.context().newCDPSession(page);

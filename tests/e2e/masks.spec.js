@@ -1,24 +1,7 @@
 // <tb-masks>: encoder and decoder attention patterns, the count of allowed pairs, and which
 // outputs move when one token changes (both blocks run in the wasm).
 import { test, expect } from '@playwright/test';
-
-/** Opens a gallery page, recording console errors, uncaught exceptions and failed requests. */
-async function openPage(page, path) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto(path);
-  return problems;
-}
-
-async function pageOverflow(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
+import { openPage, pageOverflow } from './helpers.js';
 
 test('3 tokens: 9 pairs in the encoder against 6 in the decoder', async ({ page }) => {
   const problems = await openPage(page, '/gallery/masks.html');

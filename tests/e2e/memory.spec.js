@@ -1,15 +1,8 @@
 // <tb-memory>: weight memory per number format and the key/value cache for a batch and a context.
 import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
 
-async function open(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto('/gallery/memory.html');
-  return problems;
-}
+const open = (page) => openPage(page, '/gallery/memory.html');
 
 /** The cells of the row for one number format: weights, KV per token, KV for B × T. */
 function cells(widget, page, dtype) {
@@ -103,7 +96,7 @@ test('at 360px the page does not scroll sideways', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await open(page);
   await expect(page.locator('#llama').getByRole('table')).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });

@@ -1,24 +1,7 @@
 // <tb-moe>: router scores as sliders, k, the gates from the wasm, and a seeded batch through a real
 // MoE layer drawn as tokens per expert with its load-balancing loss.
 import { test, expect } from '@playwright/test';
-
-/** Opens a gallery page, recording console errors, uncaught exceptions and failed requests. */
-async function openPage(page, path) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto(path);
-  return problems;
-}
-
-async function pageOverflow(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
+import { openPage, pageOverflow } from './helpers.js';
 
 test('the lesson\u2019s scores keep experts 0 and 1 with gates 0.731 and 0.269', async ({ page }) => {
   const problems = await openPage(page, '/gallery/moe.html');

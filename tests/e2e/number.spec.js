@@ -1,6 +1,6 @@
 // <tb-number>: one computed number inline in a sentence (gallery page www/gallery/number.html).
 import { test, expect } from '@playwright/test';
-import { openPage, waitForWidgets } from './lesson-page.js';
+import { openPage, waitForWidgets } from './helpers.js';
 
 /** What the element shows, and its message's tooltip if it shows one. */
 function shown(page, id) {
@@ -11,8 +11,8 @@ function shown(page, id) {
   }));
 }
 
-test('shows numbers from the report and from the worked examples, formatted', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL, '/gallery/number.html');
+test('shows numbers from the report and from the worked examples, formatted', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/number.html');
   await waitForWidgets(page);
   const expected = {
     total: '124,439,808',
@@ -36,8 +36,8 @@ test('shows numbers from the report and from the worked examples, formatted', as
   expect(problems).toEqual([]);
 });
 
-test('sits inline in its sentence, in the text\'s own font and colour', async ({ page, baseURL }) => {
-  await openPage(page, baseURL, '/gallery/number.html');
+test('sits inline in its sentence, in the text\'s own font and colour', async ({ page }) => {
+  await openPage(page, '/gallery/number.html');
   await waitForWidgets(page);
   const style = await page.locator('#total').evaluate((el) => {
     const s = getComputedStyle(el);
@@ -61,8 +61,8 @@ test('sits inline in its sentence, in the text\'s own font and colour', async ({
   expect(box.height).toBeLessThan(40);
 });
 
-test('bad attributes show a short message with the whole explanation in its tooltip, and log nothing', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL, '/gallery/number.html');
+test('bad attributes show a short message with the whole explanation in its tooltip, and log nothing', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/number.html');
   await waitForWidgets(page);
   const cases = {
     'bad-path': ['[unknown value path: total_parms]', /try one of: model, config, seq_len, batch, total_params/],
@@ -82,8 +82,8 @@ test('bad attributes show a short message with the whole explanation in its tool
   expect(problems).toEqual([]);
 });
 
-test('changing an attribute later re-renders, bad to good and back', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL, '/gallery/number.html');
+test('changing an attribute later re-renders, bad to good and back', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/number.html');
   await waitForWidgets(page);
   const el = page.locator('#bad-model');
   await el.evaluate((e) => e.setAttribute('model', 'llama3-8b'));

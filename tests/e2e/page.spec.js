@@ -1,7 +1,7 @@
 // The demo lesson page as a reader gets it: served locally, wasm loaded, every widget rendered, and
 // the page itself in order (contents, headings, skip link, the presets table, narrow and dark screens).
 import { test, expect } from '@playwright/test';
-import { openPage, waitForWidgets, widgetMessages } from './lesson-page.js';
+import { openPage, pageOverflow, waitForWidgets, widgetMessages } from './helpers.js';
 
 const PRESETS = [
   'tiny-gpt',
@@ -14,8 +14,8 @@ const PRESETS = [
   'mixtral-8x7b',
 ];
 
-test('loads with every widget, no console error, and no request beyond this site', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('loads with every widget, no console error, and no request beyond this site', async ({ page }) => {
+  const problems = await openPage(page);
   await expect(page).toHaveTitle(/Inside the transformer block/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inside the transformer block');
   await waitForWidgets(page);
@@ -32,7 +32,7 @@ test('works under a strict Content-Security-Policy (no inline style or script, n
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
   });
-  const problems = await openPage(page, baseURL);
+  const problems = await openPage(page);
   await waitForWidgets(page);
   expect(await widgetMessages(page)).toEqual([]);
   // Everything so far ran under the policy; a violation would have been a console error.
@@ -47,8 +47,8 @@ test('works under a strict Content-Security-Policy (no inline style or script, n
   expect(applied).toBe('');
 });
 
-test('headings go in order, and the contents link to every section', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('headings go in order, and the contents link to every section', async ({ page }) => {
+  const problems = await openPage(page);
   const levels = await page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.localName[1])));
   expect(levels[0]).toBe(1);
   expect(levels.filter((l) => l === 1)).toHaveLength(1);
@@ -75,8 +75,8 @@ test('headings go in order, and the contents link to every section', async ({ pa
   expect(problems).toEqual([]);
 });
 
-test('the skip link is the first Tab stop and moves focus to the lesson', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('the skip link is the first Tab stop and moves focus to the lesson', async ({ page }) => {
+  const problems = await openPage(page);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to the lesson' });
   await expect(skip).toBeFocused();
@@ -86,8 +86,8 @@ test('the skip link is the first Tab stop and moves focus to the lesson', async 
   expect(problems).toEqual([]);
 });
 
-test('lists the eight presets with their shapes, computed by the wasm', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL);
+test('lists the eight presets with their shapes, computed by the wasm', async ({ page }) => {
+  const problems = await openPage(page);
   const table = page.getByRole('table', { name: /presets/i });
   await expect(table).toBeVisible();
   await expect(page.locator('#models-status')).toContainText('8 models');
@@ -109,14 +109,12 @@ test('lists the eight presets with their shapes, computed by the wasm', async ({
   expect(problems).toEqual([]);
 });
 
-test('fits a 360px-wide phone without sideways scrolling of the page', async ({ page, baseURL }) => {
+test('fits a 360px-wide phone without sideways scrolling of the page', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  const problems = await openPage(page, baseURL);
+  const problems = await openPage(page);
   await waitForWidgets(page);
   await expect(page.locator('#models tbody tr')).toHaveCount(8);
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   // Nothing sticks out past the right edge, inside a scrolling container or not.
   const sticking = await page.evaluate(() => {
@@ -135,10 +133,10 @@ test('fits a 360px-wide phone without sideways scrolling of the page', async ({ 
   expect(problems).toEqual([]);
 });
 
-test('renders in dark mode with the page palette passed on to the widgets', async ({ page, baseURL }, testInfo) => {
+test('renders in dark mode with the page palette passed on to the widgets', async ({ page }, testInfo) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 360, height: 740 });
-  const problems = await openPage(page, baseURL);
+  const problems = await openPage(page);
   await waitForWidgets(page);
   const colours = await page.evaluate(() => {
     const body = getComputedStyle(document.body);
@@ -172,7 +170,7 @@ test('says so clearly when the wasm cannot be loaded', async ({ page }) => {
 });
 
 test('the gallery lists every widget page, and each one loads', async ({ page, baseURL }) => {
-  const problems = await openPage(page, baseURL, '/gallery/');
+  const problems = await openPage(page, '/gallery/');
   const links = page.getByRole('main').getByRole('link');
   const hrefs = (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).filter((h) => h.endsWith('.html'));
   expect(hrefs).toHaveLength(10);

@@ -1,16 +1,8 @@
 // <tb-param-table>: the count table of a model, part by part, with Kaplan's 12·L·d² beside it.
 import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
 
-/** Opens the gallery page and records console errors and uncaught exceptions. */
-async function open(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto('/gallery/param-table.html');
-  return problems;
-}
+const open = (page) => openPage(page, '/gallery/param-table.html');
 
 /** The row whose header is `name`, and its data cells. */
 function row(table, page, name) {
@@ -108,7 +100,7 @@ test('at 360px the page does not scroll sideways; the table scrolls in its box',
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await open(page);
   await expect(page.locator('#llama').getByRole('table').first()).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   const region = page.locator('#gpt2').getByRole('region', { name: /Parameters of GPT-2 small/ });
   const scrolls = await region.evaluate((el) => el.scrollWidth > el.clientWidth);

@@ -1,24 +1,7 @@
 // <tb-tiny-gpt>: token ids into TinyGPT (in the wasm), the stream and logits as heatmaps with their
 // shapes, and the highest-scoring next token at each position.
 import { test, expect } from '@playwright/test';
-
-/** Opens a gallery page, recording console errors, uncaught exceptions and failed requests. */
-async function openPage(page, path) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  await page.goto(path);
-  return problems;
-}
-
-async function pageOverflow(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
+import { openPage, pageOverflow } from './helpers.js';
 
 test('the lesson\u2019s ids give a 5 × 32 stream, 5 × 50 logits and 5 next-token guesses', async ({ page }) => {
   const problems = await openPage(page, '/gallery/tiny-gpt.html');

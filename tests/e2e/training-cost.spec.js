@@ -1,15 +1,8 @@
 // <tb-training-cost>: 6·N·D and the hours it takes, preset to nanoGPT's GPT-2 run.
 import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
 
-async function open(page) {
-  const problems = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.goto('/gallery/training-cost.html');
-  return problems;
-}
+const open = (page) => openPage(page, '/gallery/training-cost.html');
 
 test("nanoGPT's GPT-2 run: 2.2 × 10²⁰ FLOPs, about 195 hours of one A100 at peak", async ({ page }) => {
   const problems = await open(page);
@@ -89,7 +82,7 @@ test('at 360px the page does not scroll sideways', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await open(page);
   await expect(page.locator('#nanogpt .result .flops')).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });

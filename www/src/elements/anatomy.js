@@ -10,7 +10,6 @@
 import { TbElement, errorText, h } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
-import { parseWhole } from '../attributes.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { formatCompact, formatInteger } from '../format.js';
 import { formatFlops, formatShare } from '../format-anatomy.js';
@@ -184,9 +183,7 @@ class TbAnatomy extends TbElement {
     }
     const context = probe.config.context;
 
-    const parsed = parseWhole('seq-len', this.getAttribute('seq-len'), DEFAULT_SEQ_LEN);
-    if (parsed.error) this.warn(parsed.error);
-    let seqLen = parsed.value;
+    let seqLen = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     let report;
     try {
       report = lib.count(model, seqLen, BATCH);

@@ -9,6 +9,7 @@
 //   }
 
 import { wasm } from '../wasm.js';
+import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
 
 let ids = 0;
@@ -88,10 +89,68 @@ export class TbElement extends HTMLElement {
     const v = this.getAttribute(name);
     return v === null || v.trim() === '' ? fallback : v.trim();
   }
+
+  /**
+   * The attribute as a whole number: `fallback` when it is absent or blank, and when it is not a
+   * whole number (noted with warn). Whether the number is in range is the library's call.
+   */
+  wholeAttr(name, fallback) {
+    return this.#noted(parseWhole(name, this.getAttribute(name), fallback));
+  }
+
+  /** The attribute as a list of numbers ("3, 1, 4"): `fallback` when absent, blank or bad (noted). */
+  listAttr(name, fallback) {
+    return this.#noted(parseNumberList(name, this.getAttribute(name), fallback));
+  }
+
+  #noted({ value, error }) {
+    if (error) this.warn(error);
+    return value;
+  }
 }
 
 export function errorText(err) {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Where a widget shows what it computed from the reader's input: a line for a problem (an alert,
+ * hidden until there is one) and an output region, announced politely, that only the result
+ * rebuilds (so the field being typed in keeps its focus). The caller places `error` and `output`.
+ *
+ *   const region = resultRegion();
+ *   region.show(() => lib.example_x(values), (result) => [nodes...]);   // compute may throw
+ *   region.fail('Seed: type a whole number');                           // a problem found before
+ *
+ * show: runs compute(); on a throw, fail(its message); else hides the problem, shows the output
+ * and fills it with render(result) (a node or an array of nodes). Returns true if it showed.
+ * fail: shows `text` as the problem and hides the output, unless `keepLast` (then the last good
+ * result stays in view). Returns false.
+ * Options: outputClass (default "output"), keepLast (default false).
+ */
+export function resultRegion({ outputClass = 'output', keepLast = false } = {}) {
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const output = h('div', { class: outputClass, 'aria-live': 'polite' });
+  const fail = (text) => {
+    error.textContent = text;
+    error.hidden = false;
+    if (!keepLast) output.hidden = true;
+    return false;
+  };
+  const show = (compute, render) => {
+    let result;
+    try {
+      result = compute();
+    } catch (err) {
+      return fail(errorText(err));
+    }
+    error.hidden = true;
+    error.textContent = '';
+    output.hidden = false;
+    output.replaceChildren(...[render(result)].flat());
+    return true;
+  };
+  return { error, output, show, fail };
 }
 
 function messageElement(text) {

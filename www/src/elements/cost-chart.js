@@ -5,7 +5,6 @@
 
 import { TbElement, h, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { parseWhole } from '../attributes.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
 import { renderCostChart } from '../charts/cost-chart-svg.js';
@@ -77,10 +76,9 @@ export class TbCostChart extends TbElement {
         return lib.cost_curve(DEFAULT_MODEL, CURVE_POINTS);
       },
     );
-    const parsed = parseWhole('seq-len', this.getAttribute('seq-len'), DEFAULT_SEQ_LEN);
-    if (parsed.error) this.warn(parsed.error);
+    const seqLenAttr = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     let report = this.attempt(
-      () => lib.count(this.#model, parsed.value, 1),
+      () => lib.count(this.#model, seqLenAttr, 1),
       () => null,
     );
     if (!report) report = lib.count(this.#model, Math.min(DEFAULT_SEQ_LEN, this.#curve.context), 1);

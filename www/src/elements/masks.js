@@ -5,11 +5,10 @@
 // Attributes: tokens (1 to 16, default 5), seed (whole number, default the lessons' seed).
 // masksView() is also used by <tb-example name="masks">.
 
-import { TbElement, errorText, h } from './base.js';
+import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
-import { parseWhole } from '../attributes.js';
 import { formatInteger } from '../format.js';
 
 const DEFAULT_TOKENS = 5;
@@ -50,8 +49,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
   const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': 'Number of tokens (slider)' });
   const select = h('select', { id: `${uid}-position` });
-  const error = h('p', { class: 'error', role: 'alert', hidden: true });
-  const output = h('div', { class: 'output', 'aria-live': 'polite' });
+  const region = resultRegion();
 
   function fillPositions() {
     if (pos >= tokens || pos < 0) pos = tokens - 1;
@@ -63,28 +61,19 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
     select.value = String(pos);
   }
 
-  function fail(message) {
-    error.textContent = message;
-    error.hidden = false;
-    output.hidden = true;
-  }
-
   /** Run both blocks for `count` tokens (the library checks the count) and show the result. */
   function show(count = tokens) {
-    if (!Number.isFinite(count)) return fail('Number of tokens: type a whole number');
-    let result;
-    try {
-      result = lib.example_masks(count, Math.min(pos, Math.max(0, count - 1)), seed);
-    } catch (err) {
-      return fail(errorText(err));
-    }
-    if (count !== tokens) {
-      tokens = count;
-      fillPositions();
-    }
-    error.hidden = true;
-    output.hidden = false;
-    output.replaceChildren(...masksResult(result));
+    if (!Number.isFinite(count)) return region.fail('Number of tokens: type a whole number');
+    region.show(
+      () => lib.example_masks(count, Math.min(pos, Math.max(0, count - 1)), seed),
+      (result) => {
+        if (count !== tokens) {
+          tokens = count;
+          fillPositions();
+        }
+        return masksResult(result);
+      },
+    );
   }
 
   field.addEventListener('input', () => {
@@ -112,8 +101,8 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
       h('span', { class: 'control' }, h('label', { htmlFor: field.id }, 'Number of tokens'), field, slider),
       h('span', { class: 'control' }, h('label', { htmlFor: select.id }, 'Change token at position'), select),
     ),
-    error,
-    output,
+    region.error,
+    region.output,
   );
 }
 
@@ -177,12 +166,8 @@ class TbMasks extends TbElement {
 
   render(lib) {
     const defaults = lib.example_defaults();
-    const seedAttr = parseWhole('seed', this.attr('seed'), defaults.seed);
-    if (seedAttr.error) this.warn(seedAttr.error);
-    const seed = seedAttr.value;
-    const tokensAttr = parseWhole('tokens', this.attr('tokens'), DEFAULT_TOKENS);
-    if (tokensAttr.error) this.warn(tokensAttr.error);
-    let n = tokensAttr.value;
+    const seed = this.wholeAttr('seed', defaults.seed);
+    let n = this.wholeAttr('tokens', DEFAULT_TOKENS);
     const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
     if (!ok) n = DEFAULT_TOKENS;
     this.shadowRoot.replaceChildren(

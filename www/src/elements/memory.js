@@ -2,7 +2,7 @@
 // weights, per number format, and its key/value cache per token and for a batch of B sequences of
 // T tokens. The reader edits B and T; every byte count comes from count(model, T, B).
 
-import { TbElement, h, errorText } from './base.js';
+import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { parseWhole } from '../attributes.js';
 import { formatBytes, formatInteger } from '../format.js';
@@ -43,16 +43,14 @@ export class TbMemory extends TbElement {
     );
     const c = base.config;
 
-    const b = parseWhole('batch', this.getAttribute('batch'), DEFAULT_BATCH);
-    if (b.error) this.warn(b.error);
-    const t = parseWhole('seq-len', this.getAttribute('seq-len'), DEFAULT_SEQ_LEN);
-    if (t.error) this.warn(t.error);
+    const b = this.wholeAttr('batch', DEFAULT_BATCH);
+    const t = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     const batch = this.attempt(
-      () => (lib.count(this.#model, 1, b.value), b.value),
+      () => (lib.count(this.#model, 1, b), b),
       () => DEFAULT_BATCH,
     );
     const seqLen = this.attempt(
-      () => (lib.count(this.#model, t.value, 1), t.value),
+      () => (lib.count(this.#model, t, 1), t),
       () => Math.min(DEFAULT_SEQ_LEN, c.context),
     );
     const report = lib.count(this.#model, seqLen, batch);
@@ -77,9 +75,9 @@ export class TbMemory extends TbElement {
       this.#recompute();
     });
 
-    const inputError = h('p', { class: 'error', role: 'alert', hidden: true });
-    const output = h('div', { class: 'output', 'aria-live': 'polite' });
-    this.#parts = { batchField, seqField, inputError, output, captionId, config: c };
+    // A problem with what the reader typed keeps the last good table in view.
+    const region = resultRegion({ keepLast: true });
+    this.#parts = { batchField, seqField, region, captionId, config: c };
 
     this.shadowRoot.replaceChildren(
       h('h3', {}, `Memory for ${c.label}`),
@@ -90,8 +88,8 @@ export class TbMemory extends TbElement {
         h('label', { htmlFor: seqId }, 'Context T (tokens)', seqField),
         fullContext,
       ),
-      inputError,
-      output,
+      region.error,
+      region.output,
       h(
         'p',
         { class: 'note kv-note' },
@@ -104,18 +102,14 @@ export class TbMemory extends TbElement {
       ),
       h('p', { class: 'note muted' }, 'Weights are fixed once loaded; the cache grows with every token of every sequence in the batch.'),
     );
-    this.#show(report);
+    region.output.replaceChildren(this.#table(report));
   }
 
   /** The reader changed B or T: recompute, or say what is allowed and keep the last good table. */
   #recompute() {
-    const { batchField, seqField, inputError } = this.#parts;
+    const { batchField, seqField, region } = this.#parts;
     for (const [field, name] of [[batchField, 'batch'], [seqField, 'T']]) {
-      if (field.validity.badInput) {
-        inputError.textContent = `${name} is not a number: type a whole number`;
-        inputError.hidden = false;
-        return;
-      }
+      if (field.validity.badInput) return region.fail(`${name} is not a number: type a whole number`);
     }
     // Half-typed (an empty field): wait for the rest rather than complain.
     if (batchField.value.trim() === '' || seqField.value.trim() === '') return;
@@ -124,20 +118,16 @@ export class TbMemory extends TbElement {
       if (parsed.error) throw new Error(parsed.error.replace(/; using NaN$/, ''));
       return parsed.value;
     };
-    try {
-      const report = this.#lib.count(this.#model, read(seqField, 'T'), read(batchField, 'batch'));
-      inputError.hidden = true;
-      inputError.textContent = '';
-      this.#show(report);
-    } catch (err) {
-      inputError.textContent = errorText(err);
-      inputError.hidden = false;
-    }
+    region.show(
+      () => this.#lib.count(this.#model, read(seqField, 'T'), read(batchField, 'batch')),
+      (report) => this.#table(report),
+    );
   }
 
-  #show(report) {
+  /** The table of one report: weights and cache, per number format. */
+  #table(report) {
     const m = report.memory;
-    const { output, captionId, config: c } = this.#parts;
+    const { captionId, config: c } = this.#parts;
     const byDtype = (list, dtype) => list.find((x) => x.dtype === dtype);
     const cell = (entry) =>
       h(
@@ -146,42 +136,40 @@ export class TbMemory extends TbElement {
         formatBytes(entry.bytes),
         h('span', { class: 'exact' }, `${formatInteger(entry.bytes)} bytes`),
       );
-    output.replaceChildren(
+    return h(
+      'div',
+      { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
       h(
-        'div',
-        { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
+        'table',
+        { 'aria-labelledby': captionId },
+        h('caption', { id: captionId }, `Memory of ${c.label}: weights and key/value cache`),
         h(
-          'table',
-          { 'aria-labelledby': captionId },
-          h('caption', { id: captionId }, `Memory of ${c.label}: weights and key/value cache`),
+          'thead',
+          {},
           h(
-            'thead',
+            'tr',
             {},
+            h('th', { scope: 'col' }, 'Number format'),
+            h('th', { scope: 'col', class: 'num' }, 'Weights'),
+            h('th', { scope: 'col', class: 'num' }, 'KV cache per token'),
             h(
-              'tr',
-              {},
-              h('th', { scope: 'col' }, 'Number format'),
-              h('th', { scope: 'col', class: 'num' }, 'Weights'),
-              h('th', { scope: 'col', class: 'num' }, 'KV cache per token'),
-              h(
-                'th',
-                { scope: 'col', class: 'num' },
-                `KV cache for B = ${formatInteger(m.batch)}, T = ${formatInteger(m.seq_len)}`,
-              ),
+              'th',
+              { scope: 'col', class: 'num' },
+              `KV cache for B = ${formatInteger(m.batch)}, T = ${formatInteger(m.seq_len)}`,
             ),
           ),
-          h(
-            'tbody',
-            {},
-            m.weights.map((w) =>
-              h(
-                'tr',
-                { dataset: { dtype: w.dtype } },
-                h('th', { scope: 'row' }, `${w.dtype} (${w.bits} bits)`),
-                cell(w),
-                cell(byDtype(m.kv_cache_per_token, w.dtype)),
-                cell(byDtype(m.kv_cache, w.dtype)),
-              ),
+        ),
+        h(
+          'tbody',
+          {},
+          m.weights.map((w) =>
+            h(
+              'tr',
+              { dataset: { dtype: w.dtype } },
+              h('th', { scope: 'row' }, `${w.dtype} (${w.bits} bits)`),
+              cell(w),
+              cell(byDtype(m.kv_cache_per_token, w.dtype)),
+              cell(byDtype(m.kv_cache, w.dtype)),
             ),
           ),
         ),

@@ -7,11 +7,10 @@
 // Attributes (all optional): experts (number of experts, default 4 sliders and a layer of 8),
 // k (experts kept per token, default 2), tokens (batch size, default 64), seed (default the lessons').
 
-import { TbElement, errorText, h } from './base.js';
+import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { barLayout } from '../charts/bars.js';
-import { parseWhole } from '../attributes.js';
 import { formatDecimal, formatInteger } from '../format.js';
 
 const CSS = `
@@ -45,16 +44,9 @@ class TbMoe extends TbElement {
   render(lib) {
     const defaults = lib.example_defaults();
     const moe = defaults.moe;
-    const read = (name, fallback) => {
-      const r = parseWhole(name, this.attr(name), fallback);
-      if (r.error) this.warn(r.error);
-      return r;
-    };
-
     // How many experts: the lesson's 4 scores for one token and a layer of 8 for the batch, unless
     // the attribute sets both. The library checks the range.
-    const expertsAttr = read('experts', null);
-    let experts = expertsAttr.value;
+    let experts = this.wholeAttr('experts', null);
     if (experts !== null && !this.attempt(() => (lib.example_moe_sizes(moe.d, experts, 1), true), () => false)) {
       experts = null;
     }
@@ -62,12 +54,12 @@ class TbMoe extends TbElement {
     const nLayer = experts ?? moe.n_experts;
     const scores = Array.from({ length: nSliders }, (_, i) => moe.scores[i] ?? 0);
 
-    let k = read('k', Math.min(moe.k, nSliders)).value;
+    let k = this.wholeAttr('k', Math.min(moe.k, nSliders));
     if (!this.attempt(() => (lib.example_moe_routing(scores, k), lib.example_moe_batch(moe.d, nLayer, k, 1, 0), true), () => false)) {
       k = Math.min(moe.k, nSliders);
     }
-    let nTokens = read('tokens', moe.n_tokens).value;
-    let seed = read('seed', defaults.seed).value;
+    let nTokens = this.wholeAttr('tokens', moe.n_tokens);
+    let seed = this.wholeAttr('seed', defaults.seed);
     if (!this.attempt(() => (lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed), true), () => false)) {
       nTokens = moe.n_tokens;
       seed = defaults.seed;
@@ -97,53 +89,26 @@ class TbMoe extends TbElement {
       routeNow();
       batchNow();
     });
-    const routeError = h('p', { class: 'error', role: 'alert', hidden: true });
-    const routeOut = h('div', { class: 'output', 'aria-live': 'polite' });
-
+    const route = resultRegion();
     const routeNow = () => {
       const current = sliders.map((sl) => Number(sl.input.value));
-      let r;
-      try {
-        r = lib.example_moe_routing(current, k);
-      } catch (err) {
-        routeError.textContent = errorText(err);
-        routeError.hidden = false;
-        routeOut.hidden = true;
-        return;
-      }
-      routeError.hidden = true;
-      routeOut.hidden = false;
-      routeOut.replaceChildren(...routingResult(r));
+      route.show(() => lib.example_moe_routing(current, k), routingResult);
     };
 
     // --- a batch through a real layer ---
     const seedField = h('input', { type: 'number', id: `${uid}-seed`, min: 0, step: 1, value: seed });
-    const batchError = h('p', { class: 'error', role: 'alert', hidden: true });
-    const batchOut = h('div', { class: 'output bars', 'aria-live': 'polite' });
+    const batch = resultRegion({ outputClass: 'output bars' });
     seedField.addEventListener('input', () => {
-      if (seedField.validity.badInput || seedField.value.trim() === '') {
-        batchError.textContent = 'Seed: type a whole number';
-        batchError.hidden = false;
-        batchOut.hidden = true;
-        return;
-      }
+      if (seedField.validity.badInput || seedField.value.trim() === '') return batch.fail('Seed: type a whole number');
       seed = Number(seedField.value);
       batchNow();
     });
 
     const batchNow = () => {
-      let r;
-      try {
-        r = lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed);
-      } catch (err) {
-        batchError.textContent = errorText(err);
-        batchError.hidden = false;
-        batchOut.hidden = true;
-        return;
-      }
-      batchError.hidden = true;
-      batchOut.hidden = false;
-      batchOut.replaceChildren(...batchResult(r, { k, seed, d: moe.d }));
+      batch.show(
+        () => lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed),
+        (r) => batchResult(r, { k, seed, d: moe.d }),
+      );
     };
 
     routeNow();
@@ -158,16 +123,16 @@ class TbMoe extends TbElement {
         h('p', { class: 'muted' }, 'Drag a score (or use the arrow keys) to change how strongly the router prefers each expert.'),
         h('div', { class: 'sliders' }, sliders.flatMap((sl) => sl.row)),
         h('div', { class: 'controls' }, h('label', { htmlFor: kSelect.id }, 'Experts kept per token, k'), kSelect),
-        routeError,
-        routeOut,
+        route.error,
+        route.output,
       ),
       h(
         'section',
         { 'aria-labelledby': `${uid}-batch` },
         h('h4', { id: `${uid}-batch` }, `A batch of ${formatInteger(nTokens)} tokens through a layer of ${formatInteger(nLayer)} experts (d = ${moe.d})`),
         h('div', { class: 'controls' }, h('label', { htmlFor: seedField.id }, 'Seed'), seedField, h('span', { class: 'muted' }, 'change it to draw other weights and tokens')),
-        batchError,
-        batchOut,
+        batch.error,
+        batch.output,
       ),
     );
   }

@@ -5,11 +5,11 @@
 // Attributes: ids (token ids separated by commas, default the lessons' 3, 1, 4, 1, 5),
 // seed (whole number, default the lessons' seed).
 
-import { TbElement, errorText, h } from './base.js';
+import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, rowLabelPosition, LEVELS, levelClass } from '../charts/heatmap.js';
-import { parseNumberList, parseWhole } from '../attributes.js';
+import { parseNumberList } from '../attributes.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { listText } from './examples/form.js';
 
@@ -89,34 +89,18 @@ class TbTinyGpt extends TbElement {
 
   render(lib) {
     const defaults = lib.example_defaults();
-    const seedAttr = parseWhole('seed', this.attr('seed'), defaults.seed);
-    if (seedAttr.error) this.warn(seedAttr.error);
-    const seed = seedAttr.value;
-    const idsAttr = parseNumberList('ids', this.attr('ids'), defaults.tiny_gpt.ids);
-    if (idsAttr.error) this.warn(idsAttr.error);
-    let ids = idsAttr.value;
+    const seed = this.wholeAttr('seed', defaults.seed);
+    let ids = this.listAttr('ids', defaults.tiny_gpt.ids);
     if (this.attempt(() => lib.example_tiny_gpt(ids, seed), () => null) === null) ids = defaults.tiny_gpt.ids;
 
     const id = `${this.uid}-ids`;
     const input = h('input', { id, type: 'text', value: listText(ids), spellcheck: false, autocomplete: 'off' });
-    const error = h('p', { class: 'error', role: 'alert', hidden: true });
-    const output = h('div', { class: 'output', 'aria-live': 'polite' });
+    const region = resultRegion();
 
     const run = () => {
       const parsed = parseNumberList('token ids', input.value, []);
-      let r;
-      try {
-        if (parsed.error) throw new Error(parsed.error);
-        r = lib.example_tiny_gpt(parsed.value, seed);
-      } catch (err) {
-        error.textContent = errorText(err);
-        error.hidden = false;
-        output.hidden = true;
-        return;
-      }
-      error.hidden = true;
-      output.hidden = false;
-      output.replaceChildren(...tinyGptResult(r));
+      if (parsed.error) return region.fail(parsed.error);
+      region.show(() => lib.example_tiny_gpt(parsed.value, seed), tinyGptResult);
     };
     input.addEventListener('input', run);
     run();
@@ -130,8 +114,8 @@ class TbTinyGpt extends TbElement {
         input,
         h('span', { class: 'muted' }, 'separated by commas'),
       ),
-      error,
-      output,
+      region.error,
+      region.output,
     );
   }
 }

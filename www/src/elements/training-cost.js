@@ -4,7 +4,7 @@
 // recomputes. Optional attributes set the starting values: params, tokens-per-iteration,
 // iterations, peak-tflops, utilisation.
 
-import { TbElement, h, errorText } from './base.js';
+import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { formatScientific, formatInteger, formatDecimal } from '../format.js';
 import { parseReaderNumber, formatHours } from '../format-cost.js';
@@ -90,9 +90,9 @@ export class TbTrainingCost extends TbElement {
       return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), input, h('span', { class: 'hint', id: hintId }, f.hint));
     });
 
-    const inputError = h('p', { class: 'error', role: 'alert', hidden: true });
-    const result = h('div', { class: 'result', 'aria-live': 'polite' });
-    this.#parts = { inputs, inputError, result };
+    // A problem with what the reader typed keeps the last good result in view.
+    const region = resultRegion({ outputClass: 'result', keepLast: true });
+    this.#parts = { inputs, region };
 
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'What a training run costs: 6·N·D'),
@@ -102,15 +102,15 @@ export class TbTrainingCost extends TbElement {
         "Preset to nanoGPT's run of GPT-2 small (config/train_gpt2.py). Each token costs about 6N FLOPs to train: 2N forward and twice that backward.",
       ),
       h('div', { class: 'fields' }, fields),
-      inputError,
-      result,
+      region.error,
+      region.output,
       h('p', { class: 'note muted' }, 'Real runs reach only part of the peak: lower the utilisation to see the time stretch.'),
     );
 
     // Attribute values that are numbers but out of range (utilisation 2, say): the library's
     // message above the widget, and nanoGPT's run instead.
     if (!this.#recompute()) {
-      this.warn(`${inputError.textContent}; using nanoGPT's run instead`);
+      this.warn(`${region.error.textContent}; using nanoGPT's run instead`);
       for (const f of FIELDS) inputs[f.key].value = shown[f.key];
       this.#recompute();
     }
@@ -130,36 +130,25 @@ export class TbTrainingCost extends TbElement {
 
   /** Recompute from the fields; on a problem, say it and keep the last good result. True if shown. */
   #recompute() {
-    const { inputError, result } = this.#parts;
-    const fail = (text) => {
-      inputError.textContent = text;
-      inputError.hidden = false;
-      return false;
-    };
+    const { region } = this.#parts;
     const read = this.#read();
-    if (read.error) return fail(read.error);
+    if (read.error) return region.fail(read.error);
     const v = read.values;
-    let run;
-    try {
+    return region.show(
       // D: the product of two numbers the reader typed (input handling, not a model number).
-      run = this.#lib.training_run(v.params, v.tokensPerIteration * v.iterations, v.peakTflops * TERA, v.utilisation);
-    } catch (err) {
-      return fail(errorText(err));
-    }
-    inputError.hidden = true;
-    inputError.textContent = '';
-    result.replaceChildren(
-      h('p', { class: 'tokens' }, 'D = ', h('strong', {}, formatScientific(run.tokens, 3)), ' tokens'),
-      h('p', { class: 'flops' }, '6·N·D = ', h('strong', {}, formatScientific(run.flops, 2)), ' FLOPs'),
-      h(
-        'p',
-        { class: 'time' },
-        'About ',
-        h('strong', {}, formatHours(run.hours)),
-        ` of one accelerator at ${formatDecimal(run.peak_flops_per_second / TERA, 3)} TFLOP/s and utilisation ${formatDecimal(run.utilisation, 3)}.`,
-      ),
+      () => this.#lib.training_run(v.params, v.tokensPerIteration * v.iterations, v.peakTflops * TERA, v.utilisation),
+      (run) => [
+        h('p', { class: 'tokens' }, 'D = ', h('strong', {}, formatScientific(run.tokens, 3)), ' tokens'),
+        h('p', { class: 'flops' }, '6·N·D = ', h('strong', {}, formatScientific(run.flops, 2)), ' FLOPs'),
+        h(
+          'p',
+          { class: 'time' },
+          'About ',
+          h('strong', {}, formatHours(run.hours)),
+          ` of one accelerator at ${formatDecimal(run.peak_flops_per_second / TERA, 3)} TFLOP/s and utilisation ${formatDecimal(run.utilisation, 3)}.`,
+        ),
+      ],
     );
-    return true;
   }
 }
 

@@ -11,13 +11,12 @@
 // Field kinds: 'list' (numbers separated by commas), 'rows' (lists separated by semicolons),
 // 'number' (one number, in a number field; the library decides what range is allowed).
 
-import { errorText, h } from '../base.js';
+import { h, resultRegion } from '../base.js';
 import { parseNumberList } from '../../attributes.js';
 
 export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, note }) {
   const inputs = new Map();
-  const error = h('p', { class: 'error', role: 'alert', hidden: true });
-  const output = h('div', { class: 'output', 'aria-live': 'polite' });
+  const region = resultRegion();
 
   const rows = fields.map((f) => {
     const id = `${uid}-${f.key}`;
@@ -56,25 +55,10 @@ export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, not
     return { values };
   }
 
-  function fail(message) {
-    error.textContent = message;
-    error.hidden = false;
-    output.hidden = true;
-  }
-
   function run() {
     const { values, error: problem } = read();
-    if (problem) return fail(problem);
-    let result;
-    try {
-      result = compute(values);
-    } catch (err) {
-      return fail(errorText(err));
-    }
-    error.hidden = true;
-    error.textContent = '';
-    output.hidden = false;
-    output.replaceChildren(...[show(result, values)].flat());
+    if (problem) return region.fail(problem);
+    region.show(() => compute(values), (result) => show(result, values));
   }
 
   run();
@@ -83,8 +67,8 @@ export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, not
     { class: 'part' },
     fields.length ? h('fieldset', { class: 'fields' }, h('legend', {}, legend), rows) : null,
     note ? h('p', { class: 'muted' }, note) : null,
-    error,
-    output,
+    region.error,
+    region.output,
   );
 }
 

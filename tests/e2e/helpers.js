@@ -1,13 +1,19 @@
-// Shared by page.spec.js and lesson.spec.js: open the lesson page as a reader would, record every
-// problem (console errors and warnings, uncaught exceptions, failed or foreign requests), and wait
-// until every widget has rendered with the wasm.
+// Shared by the spec files: open a page as a reader would and record every problem it has (console
+// errors and warnings, uncaught exceptions, failed, refused or foreign requests), wait until every
+// widget has rendered with the wasm, and read what the page shows.
 
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 
-/** Opens `path`, recording problems into the returned list. */
-export async function openPage(page, baseURL, path = '/') {
+/**
+ * Records what `page` does wrong into the returned list, from now on: console errors and warnings,
+ * uncaught exceptions, requests that fail, HTTP responses of 400 or more, and requests to a host
+ * other than `origin`.
+ *
+ * options.origin: the site's origin (default: the project's baseURL, which page.goto resolves
+ * paths against).
+ */
+export function recordProblems(page, { origin = new URL(test.info().project.use.baseURL).origin } = {}) {
   const problems = [];
-  const origin = new URL(baseURL).origin;
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') {
       problems.push(`console ${msg.type()}: ${msg.text()} (${msg.location().url})`);
@@ -24,11 +30,22 @@ export async function openPage(page, baseURL, path = '/') {
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
+  return problems;
+}
+
+/** Opens `path` (against the baseURL), recording problems (see recordProblems) into the returned list. */
+export async function openPage(page, path = '/', options = {}) {
+  const problems = recordProblems(page, options);
   await page.goto(path);
   return problems;
 }
 
-/** Every <tb-…> element on the page: { tag, name, id, defined, rendered }. */
+/** How far the page scrolls sideways, in CSS pixels: 0 or less when it fits its viewport. */
+export function pageOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Every <tb-…> element on the page: { tag, name, defined, rendered }. */
 export function widgets(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll('*')]
