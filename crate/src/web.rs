@@ -16,6 +16,15 @@ use crate::examples as ex;
 use crate::numbers::whole_number;
 use crate::report::Report;
 
+/// Runs once when the module is instantiated. In a debug build (wasm-pack test, `wasm-pack build
+/// --dev`) a Rust panic is printed to the browser console with its message; release builds leave the
+/// hook out. No input should reach a panic either way: the facade checks everything first.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(debug_assertions)]
+    console_error_panic_hook::set_once();
+}
+
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
