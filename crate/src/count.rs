@@ -144,6 +144,8 @@ pub struct PartCount {
     pub params: u64,
     /// Across all blocks, as one token uses them.
     pub active: u64,
+    /// In one block (or in the model), as one token uses them: k of E experts.
+    pub active_each: u64,
     /// Fraction of the model's parameters.
     pub share: f64,
 }
@@ -406,6 +408,7 @@ pub fn count_params(config: &ModelConfig) -> Result<ParamCount> {
                 params_each: params / blocks,
                 params,
                 active,
+                active_each: active / blocks,
                 share: share(params, total),
             })
         })

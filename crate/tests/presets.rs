@@ -43,6 +43,9 @@ fn mixtral_active_count_is_two_experts_plus_everything_shared() {
     assert_eq!(c.active, 12_879_925_248);
     // Dense models use every parameter for every token.
     assert_eq!(count("llama3-8b").active, 8_030_261_248);
+    // Per block, one token touches two of the eight experts' three matrices.
+    let ff = part(&c, Part::FeedForward);
+    assert_eq!((ff.params_each, ff.active_each), (8 * 176_160_768, 2 * 176_160_768));
     // The router is d x 8 without bias.
     assert_eq!(tensor(&c, "W_router").shape, vec![4096, 8]);
     assert!(!c.tensors.iter().any(|t| t.name == "b_router"));

@@ -207,6 +207,9 @@ test('Mixtral: a router, experts, and fewer parameters used per token', async ({
   await expect(details(widget)).toContainText('W_router 4,096 × 8 (d × E)');
   await diagram.getByRole('option', { name: 'Feed-forward', exact: true }).click();
   await expect(details(widget)).toContainText('W_gate (each expert) 4,096 × 14,336 (d × f), 8 copies, 2 used per token');
+  await expect(details(widget)).toContainText(
+    '1,409,286,144 parameters per block, 45,097,156,608 across all 32 blocks, 97% of the model. Any one token uses 352,321,536 of them per block, 11,274,289,152 in all.',
+  );
   await expect(headline(widget)).toContainText('Used per token12,879,925,248 (12.9B)');
   await expect(legendItem(widget, 'Router')).toHaveText('Router 1.05M, under 0.1%');
   expect(problems).toEqual([]);

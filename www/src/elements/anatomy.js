@@ -145,7 +145,7 @@ function paramsSentence(report, key) {
     ? `${formatInteger(part.params_each)} parameters per block, ${formatInteger(part.params)} across ${allBlocks(report.config.n_layers)}, ${formatShare(part.share)} of the model.`
     : `${formatInteger(part.params)} parameters, ${formatShare(part.share)} of the model.`;
   if (part.active !== part.params) {
-    text += ` Any one token uses ${formatInteger(part.active)} of them (all blocks together).`;
+    text += ` Any one token uses ${formatInteger(part.active_each)} of them per block, ${formatInteger(part.active)} in all.`;
   }
   return text;
 }
