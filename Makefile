@@ -94,4 +94,4 @@ test-e2e: dist
 
 clean:
 	cargo clean
-	rm -rf www/pkg dist www/transformer-block-lesson.html test-results playwright-report
+	rm -rf www/pkg dist dist.partial www/transformer-block-lesson.html test-results playwright-report

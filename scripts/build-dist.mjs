@@ -20,7 +20,7 @@
 // bundle could end an inline <script> early, or when the types no longer match the elements.
 
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
@@ -506,17 +506,20 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   }
   for (const d of stale) console.warn(`build-dist: warning: entry-module.d.ts declares '${d.tag}': ${d.className}, which no file defines`);
 
-  rmSync(DIST, { recursive: true, force: true });
-  mkdirSync(join(DIST, 'npm'), { recursive: true });
+  // Everything is written into a staging folder and moved into place only when all of it is built
+  // and checked, so a failed build leaves the previous dist/ as it was.
+  const OUT = `${DIST}.partial`;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(join(OUT, 'npm'), { recursive: true });
   const banner = `/*! transformer-block ${v} | MIT | every <tb-…> element and its WebAssembly in one classic script */`;
 
   // 1. The one-tag embedding.
   const iife = await build({ ...elementsEntry(elements), format: 'iife', minify: true, banner: { js: banner } });
   const iifeJs = iife.outputFiles[0].text;
-  writeFileSync(join(DIST, 'transformer-block.js'), iifeJs);
+  writeFileSync(join(OUT, 'transformer-block.js'), iifeJs);
 
   // 2. The npm package: the ES module (wasm inlined), the types, the IIFE for CDNs.
-  const esm = await build({ ...moduleEntry(), format: 'esm', minify: false, metafile: true, outfile: join(DIST, 'npm', 'index.js'), banner: { js: banner } });
+  const esm = await build({ ...moduleEntry(), format: 'esm', minify: false, metafile: true, outfile: join(OUT, 'npm', 'index.js'), banner: { js: banner } });
   const exported = Object.values(esm.metafile.outputs)[0].exports;
   const unexported = elements.filter((e) => !exported.includes(e.className));
   if (unexported.length) {
@@ -525,11 +528,11 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
         `add export const ${unexported[0].className} = defined('${unexported[0].tag}'); (and so on) to www/src/entry-module.js`,
     );
   }
-  writeFileSync(join(DIST, 'npm', 'index.js'), esm.outputFiles[0].text);
-  writeFileSync(join(DIST, 'npm', 'index.d.ts'), dts);
-  writeFileSync(join(DIST, 'npm', 'transformer-block.js'), iifeJs);
-  writeFileSync(join(DIST, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
-  writeFileSync(join(DIST, 'npm', 'README.md'), npmReadme(v, elements));
+  writeFileSync(join(OUT, 'npm', 'index.js'), esm.outputFiles[0].text);
+  writeFileSync(join(OUT, 'npm', 'index.d.ts'), dts);
+  writeFileSync(join(OUT, 'npm', 'transformer-block.js'), iifeJs);
+  writeFileSync(join(OUT, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
+  writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
 
   // 3. The offline lesson.
   const lesson = await inlineLessonPage(page, {
@@ -563,7 +566,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   });
   const header = `<!-- transformer-block ${v}: the lesson as one file, for reading offline. Built by \`make dist\` from www/index.html. -->\n`;
   const withHeader = lesson.replace(/^(\s*<!doctype[^>]*>\s*)?/i, (doctype) => `${doctype}${header}`);
-  writeFileSync(join(DIST, LESSON_FILE), withHeader);
+  writeFileSync(join(OUT, LESSON_FILE), withHeader);
 
   // Belt and braces: the written file, tokenized again, names no other file.
   for (const token of tokenize(withHeader)) {
@@ -575,6 +578,9 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
       }
     }
   }
+
+  rmSync(DIST, { recursive: true, force: true });
+  renameSync(OUT, DIST);
 
   const rows = [
     ['www/pkg/transformer_block_bg.wasm', sizes(join(PKG, 'transformer_block_bg.wasm'))],
