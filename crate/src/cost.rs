@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use crate::config::ModelConfig;
-use crate::count::{check_batch_and_seq_len, count_params, Group, Part, Tensor};
+use crate::count::{check_batch_and_seq_len, count_params, Group, ParamCount, Part, Tensor};
 use crate::error::{Error, Result};
 
 /// One line of the forward cost.
@@ -71,7 +71,11 @@ fn flops_key(t: &Tensor, tied: bool) -> Option<(&'static str, &'static str)> {
 
 /// Forward FLOPs per token at context `seq_len`.
 pub fn forward_flops_per_token(config: &ModelConfig, seq_len: u64) -> Result<ForwardFlops> {
-    let count = count_params(config)?;
+    forward_flops(config, &count_params(config)?, seq_len)
+}
+
+/// As [`forward_flops_per_token`], from a count already made of the same config.
+pub fn forward_flops(config: &ModelConfig, count: &ParamCount, seq_len: u64) -> Result<ForwardFlops> {
     check_batch_and_seq_len(config, 1, seq_len)?;
     let mut by_part: Vec<FlopsPart> = Vec::new();
     let mut matmul_params: u64 = 0;
@@ -104,12 +108,21 @@ pub fn forward_flops_per_token(config: &ModelConfig, seq_len: u64) -> Result<For
 
 /// Training FLOPs per token: the backward pass costs about two forwards, so 6N + 12·L·T·d_q.
 pub fn training_flops_per_token(config: &ModelConfig, seq_len: u64) -> Result<f64> {
-    Ok(3.0 * forward_flops_per_token(config, seq_len)?.total)
+    Ok(training_flops(&forward_flops_per_token(config, seq_len)?))
+}
+
+/// Training FLOPs per token from the forward cost: three forwards' worth.
+pub fn training_flops(forward: &ForwardFlops) -> f64 {
+    3.0 * forward.total
 }
 
 /// One block's attention share of the arithmetic at context `seq_len`, and the crossover length.
 pub fn attention_share(config: &ModelConfig, seq_len: u64) -> Result<AttentionShare> {
-    let count = count_params(config)?;
+    attention_share_of(config, &count_params(config)?, seq_len)
+}
+
+/// As [`attention_share`], from a count already made of the same config.
+pub fn attention_share_of(config: &ModelConfig, count: &ParamCount, seq_len: u64) -> Result<AttentionShare> {
     check_batch_and_seq_len(config, 1, seq_len)?;
     let matrix_params: u64 = count
         .tensors
@@ -222,20 +235,21 @@ pub fn cost_curve(config: &ModelConfig, n_points: u64) -> Result<CostCurve> {
         .map(|t| t.clamp(1, context))
         .collect();
     lengths.dedup();
+    let count = count_params(config)?;
     let points = lengths
         .into_iter()
         .map(|t| {
-            let f = forward_flops_per_token(config, t)?;
+            let f = forward_flops(config, &count, t)?;
             Ok(CostPoint {
                 seq_len: t,
                 parameter_flops: f.parameter_flops,
                 attention_flops: f.attention_flops,
                 total: f.total,
-                attention_share: attention_share(config, t)?.share,
+                attention_share: attention_share_of(config, &count, t)?.share,
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let share = attention_share(config, 1)?;
+    let share = attention_share_of(config, &count, 1)?;
     Ok(CostCurve {
         context,
         points,

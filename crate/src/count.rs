@@ -604,7 +604,11 @@ fn in_each_dtype(numbers: u64, what: &str) -> Result<Vec<Bytes>> {
 
 /// Memory for the weights in each format, and for the key/value cache.
 pub fn memory(config: &ModelConfig, batch: u64, seq_len: u64) -> Result<Memory> {
-    let total = count_params(config)?.total;
+    memory_of(config, count_params(config)?.total, batch, seq_len)
+}
+
+/// As [`memory`], for a model of `total` parameters already counted.
+pub fn memory_of(config: &ModelConfig, total: u64, batch: u64, seq_len: u64) -> Result<Memory> {
     check_batch_and_seq_len(config, batch, seq_len)?;
     let per_token = config
         .kv_width()

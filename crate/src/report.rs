@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::config::ModelConfig;
-use crate::cost::{attention_share, forward_flops_per_token, training_flops_per_token, AttentionShare, ForwardFlops};
-use crate::count::{activations, count_params, memory, Activation, GroupCount, Kaplan, Memory, PartCount, Tensor};
+use crate::cost::{attention_share_of, forward_flops, training_flops, AttentionShare, ForwardFlops};
+use crate::count::{activations, count_params, memory_of, Activation, GroupCount, Kaplan, Memory, PartCount, Tensor};
 use crate::error::Result;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -38,8 +38,12 @@ pub struct Report {
 
 impl Report {
     pub fn new(model: &ModelConfig, seq_len: u64, batch: u64) -> Result<Report> {
+        // Count once; every figure below is derived from this one count.
         let count = count_params(model)?;
-        let forward_flops = forward_flops_per_token(model, seq_len)?;
+        let forward_flops = forward_flops(model, &count, seq_len)?;
+        let training_flops_per_token = training_flops(&forward_flops);
+        let attention_share = attention_share_of(model, &count, seq_len)?;
+        let memory = memory_of(model, count.total, batch, seq_len)?;
         Ok(Report {
             model: model.name.clone(),
             config: model.clone(),
@@ -55,11 +59,11 @@ impl Report {
             groups: count.groups,
             kaplan: count.kaplan,
             activations: activations(model, batch, seq_len)?,
-            memory: memory(model, batch, seq_len)?,
+            memory,
             forward_flops_per_token: forward_flops.total,
-            training_flops_per_token: training_flops_per_token(model, seq_len)?,
+            training_flops_per_token,
             forward_flops,
-            attention_share: attention_share(model, seq_len)?,
+            attention_share,
         })
     }
 }
