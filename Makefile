@@ -5,6 +5,8 @@
 #   make setup     only the install step (scripts/setup.sh; seconds when nothing is missing)
 #   make wasm      only the release build of the wasm into www/pkg/
 #   make dist      dist/: the one-script embedding, the offline lesson file, the npm package
+#   make corpus    crate/data/lesson-prose.txt: the lesson page's prose, which TinyGPT learns from
+#   make weights   crate/data/tiny-gpt/: the trained TinyGPT the page ships (tblock train, fixed settings)
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
 SHELL := /bin/bash
@@ -29,11 +31,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean \
+.PHONY: help setup wasm dist serve test clean corpus weights \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
 
 help:
-	@sed -n '3,9s/^# \{0,1\}//p' Makefile
+	@sed -n '3,11s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -54,6 +56,31 @@ dist: wasm
 	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
 	node scripts/build-dist.mjs
 	cp dist/transformer-block-lesson.html www/transformer-block-lesson.html
+
+# The text TinyGPT learns from: the lesson page's prose, its figures computed by the wasm as the page
+# shows them (scripts/extract-prose.mjs). Committed; run this after editing www/index.html, then
+# `make weights`.
+corpus: wasm
+	$(call stage,'corpus: the lesson prose into crate/data/lesson-prose.txt')
+	node scripts/extract-prose.mjs > crate/data/lesson-prose.txt.partial
+	mv crate/data/lesson-prose.txt.partial crate/data/lesson-prose.txt
+	@wc -c crate/data/lesson-prose.txt
+
+# The trained TinyGPT the page ships, compiled into the wasm. The settings are these and nothing
+# else (the lessons' TinyGPT, seed 0, 6,000 steps, the defaults of `tblock train`); the same
+# binary on the same platform writes the same bytes. Optimised build (the bench profile): ~20 s.
+WEIGHTS_SETTINGS := --seed 0 --steps 6000 --lr 0.003 --layers 2 --width 32 --heads 4 --norm pre --batch 16 --dtype f16
+weights: export WEIGHTS_SETTINGS := $(WEIGHTS_SETTINGS)
+weights:
+	$(call stage,'weights: tblock train $(WEIGHTS_SETTINGS) --out crate/data/tiny-gpt')
+	cargo build --profile bench --bin tblock
+	target/release/tblock train $(WEIGHTS_SETTINGS) --out crate/data/tiny-gpt.partial > crate/data/tiny-gpt.partial.json
+	target/release/tblock eval --weights crate/data/tiny-gpt.partial > crate/data/tiny-gpt.partial.eval.json
+	node scripts/training-record.mjs crate/data/tiny-gpt.partial.json crate/data/tiny-gpt.partial.eval.json \
+		> crate/data/tiny-gpt.partial/training.json
+	rm -f crate/data/tiny-gpt.partial.json crate/data/tiny-gpt.partial.eval.json
+	rm -rf crate/data/tiny-gpt && mv crate/data/tiny-gpt.partial crate/data/tiny-gpt
+	@cat crate/data/tiny-gpt/training.json
 
 serve: setup dist
 	$(call stage,'serve: www/ on http://localhost:$(PORT)/')

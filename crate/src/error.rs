@@ -66,3 +66,13 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A value a reader typed, short enough to echo in a message: at most 40 characters, "…" after a cut.
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(MAX - 1).collect::<String>())
+    }
+}

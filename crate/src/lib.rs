@@ -15,6 +15,7 @@ pub mod formula;
 pub mod nn;
 pub mod numbers;
 pub mod report;
+pub mod train;
 pub mod web;
 
 pub use config::ModelConfig;

@@ -195,3 +195,264 @@ pub fn example_balance(fractions: JsValue, probabilities: JsValue) -> Result<JsV
 pub fn example_flops(params: f64, tokens: f64) -> Result<JsValue, JsError> {
     to_js(&ex::flops(params, tokens)?)
 }
+
+// -------------------------------------------------------------------------------------------------
+// Training TinyGPT, and running a trained one
+
+use crate::nn::{weights as checkpoint, NormPlacement, TinyGpt, TrainableGpt};
+use crate::train::optimizer::Schedule;
+use crate::train::sample::{generate, read};
+use crate::train::settings::{MAX_BATCH, MAX_LAYERS, MAX_STEPS, WIDTHS};
+use crate::train::shipped::{shipped_model, SHIPPED_TRAINING};
+use crate::train::trainer::initial_model;
+use crate::train::{corpus::LESSON_PROSE, Corpus, TrainSettings, Trainer, Vocabulary};
+
+/// A count typed into the page: a whole number, or (when it is a whole number past what a JavaScript
+/// number holds exactly) "very large", which the range check then refuses with its own message.
+fn amount(what: &str, x: f64) -> Result<usize, Error> {
+    if x.is_finite() && x.fract() == 0.0 && x > 9_007_199_254_740_991.0 {
+        return Ok(usize::MAX);
+    }
+    whole(what, x)
+}
+
+/// What JavaScript may set; anything left out keeps its default.
+#[derive(serde::Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct JsTrainSettings {
+    steps: Option<f64>,
+    seed: Option<f64>,
+    learning_rate: Option<f64>,
+    warmup: Option<f64>,
+    schedule: Option<String>,
+    layers: Option<f64>,
+    width: Option<f64>,
+    heads: Option<f64>,
+    norm: Option<String>,
+    batch: Option<f64>,
+}
+
+fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
+    let mut s = TrainSettings::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(s);
+    }
+    let js: JsTrainSettings = from_js(
+        "the training settings",
+        value,
+        "an object with any of steps, seed, learning_rate, warmup, schedule, layers, width, heads, norm, batch",
+    )?;
+    let set = |target: &mut usize, what: &str, x: Option<f64>| -> Result<(), Error> {
+        if let Some(x) = x {
+            *target = amount(what, x)?;
+        }
+        Ok(())
+    };
+    set(&mut s.steps, "steps", js.steps)?;
+    set(&mut s.warmup, "warmup", js.warmup)?;
+    set(&mut s.layers, "layers", js.layers)?;
+    set(&mut s.width, "width", js.width)?;
+    set(&mut s.heads, "heads", js.heads)?;
+    set(&mut s.batch, "batch", js.batch)?;
+    if let Some(seed) = js.seed {
+        s.seed = whole_number("seed", seed)?;
+    }
+    if let Some(lr) = js.learning_rate {
+        s.learning_rate = lr;
+    }
+    if let Some(schedule) = js.schedule {
+        s.schedule = match schedule.trim() {
+            "cosine" => Schedule::Cosine,
+            "constant" => Schedule::Constant,
+            other => {
+                return Err(Error::field(
+                    "schedule",
+                    format!("{:?} is not a schedule: choose cosine or constant", crate::error::clip(other)),
+                ))
+            }
+        };
+    }
+    if let Some(norm) = js.norm {
+        s.norm = NormPlacement::parse(&norm)?;
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+/// The defaults of a training run, the limits of each setting, and the default corpus's size.
+#[wasm_bindgen]
+pub fn train_defaults() -> Result<JsValue, JsError> {
+    let vocab = Vocabulary::lessons();
+    let corpus = Corpus::lessons(&vocab, crate::train::settings::CONTEXT);
+    to_js(&serde_json::json!({
+        "settings": TrainSettings::default(),
+        "limits": { "max_steps": MAX_STEPS, "layers": [1, MAX_LAYERS], "width": [WIDTHS.0, WIDTHS.1], "batch": [1, MAX_BATCH] },
+        "corpus": { "characters": LESSON_PROSE.chars().count(), "train_symbols": corpus.train.len(), "held_out_symbols": corpus.held_out.len() },
+        "vocab_size": vocab.len(),
+        "context": crate::train::settings::CONTEXT,
+    }))
+}
+
+/// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
+#[wasm_bindgen]
+pub struct TrainingRun {
+    trainer: Trainer,
+}
+
+#[derive(Serialize)]
+struct RunProgress {
+    steps_done: usize,
+    steps: usize,
+    /// The loss of every step this call took, in order.
+    losses: Vec<f32>,
+    learning_rate: f32,
+    done: bool,
+    /// Why the run stopped early, if it did (a loss that stopped being finite).
+    stopped: Option<String>,
+}
+
+#[wasm_bindgen]
+impl TrainingRun {
+    /// A run of `settings` (an object; anything left out keeps its default) on `text` (default: the
+    /// lesson page's prose).
+    #[wasm_bindgen(constructor)]
+    pub fn new(settings: JsValue, text: Option<String>) -> Result<TrainingRun, JsError> {
+        let settings = train_settings(settings)?;
+        let trainer = Trainer::new(settings, text.as_deref().unwrap_or(LESSON_PROSE))?;
+        Ok(TrainingRun { trainer })
+    }
+
+    /// Steps until `max_steps` more are done, the run is over, or `budget_ms` milliseconds have
+    /// passed (one step at least).
+    pub fn run(&mut self, max_steps: f64, budget_ms: f64) -> Result<JsValue, JsError> {
+        let max_steps = amount("max_steps", max_steps)?.max(1);
+        let budget = if budget_ms.is_finite() && budget_ms > 0.0 { budget_ms } else { 0.0 };
+        let start = js_sys::Date::now();
+        let mut losses = Vec::new();
+        let mut learning_rate = 0.0;
+        while !self.trainer.is_done() && losses.len() < max_steps {
+            match self.trainer.step() {
+                Ok(r) => {
+                    losses.push(r.loss);
+                    learning_rate = r.learning_rate;
+                }
+                Err(_) => break, // the trainer keeps why (stopped below)
+            }
+            if js_sys::Date::now() - start >= budget {
+                break;
+            }
+        }
+        to_js(&RunProgress {
+            steps_done: self.trainer.steps_done(),
+            steps: self.trainer.settings.steps,
+            losses,
+            learning_rate,
+            done: self.trainer.is_done(),
+            stopped: self.trainer.stopped().map(|e| e.to_string()),
+        })
+    }
+
+    /// The loss on the held-out tail, by the evaluation protocol.
+    pub fn held_out_loss(&mut self) -> Result<f64, JsError> {
+        Ok(self.trainer.held_out_loss()?.loss)
+    }
+
+    /// The loss on the training text, by the same protocol.
+    pub fn train_loss(&mut self) -> Result<f64, JsError> {
+        Ok(self.trainer.train_loss()?.loss)
+    }
+
+    /// `{ uniform, unigram, bigram }`: the reference losses of the held-out text.
+    pub fn reference(&self) -> Result<JsValue, JsError> {
+        to_js(&self.trainer.reference)
+    }
+
+    pub fn settings(&self) -> Result<JsValue, JsError> {
+        to_js(&self.trainer.settings)
+    }
+
+    /// `length` characters after `prompt`, drawn at `temperature` with `seed`.
+    pub fn sample(&mut self, prompt: &str, length: f64, temperature: f64, seed: f64) -> Result<String, JsError> {
+        let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
+        let vocab = self.trainer.vocab.clone();
+        Ok(generate(self.trainer.trainable(), &vocab, prompt, length, temperature, seed)?)
+    }
+
+    /// The model as it is now: a safetensors file (F32, Hugging Face GPT-2 names).
+    pub fn weights(&self) -> Result<Vec<u8>, JsError> {
+        Ok(checkpoint::save(&self.trainer.model())?)
+    }
+}
+
+/// A character-level TinyGPT for the page to read text with: the shipped trained weights, the
+/// untrained model of a seed, or weights trained in the page.
+#[wasm_bindgen]
+pub struct CharModel {
+    model: TinyGpt,
+    vocab: Vocabulary,
+    source: String,
+}
+
+#[wasm_bindgen]
+impl CharModel {
+    /// The trained TinyGPT the page ships.
+    pub fn shipped() -> Result<CharModel, JsError> {
+        let (model, vocab) = shipped_model()?;
+        Ok(CharModel { model, vocab, source: "shipped".into() })
+    }
+
+    /// The lessons' TinyGPT as initialised from `seed`, before any training.
+    pub fn untrained(seed: f64) -> Result<CharModel, JsError> {
+        let seed = whole_number("seed", seed)?;
+        let model = initial_model(&TrainSettings { seed, ..TrainSettings::default() }, Vocabulary::lessons().len())?;
+        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into() })
+    }
+
+    /// A model from a safetensors file (what `TrainingRun.weights()` returns).
+    pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsError> {
+        let model = checkpoint::load(bytes, None)?;
+        let vocab = Vocabulary::lessons();
+        if model.vocab_size() != vocab.len() {
+            return Err(Error::field(
+                "vocab_size",
+                format!("the model has {} tokens, not the {} characters", model.vocab_size(), vocab.len()),
+            )
+            .into());
+        }
+        Ok(CharModel { model, vocab, source: "trained".into() })
+    }
+
+    /// What the model makes of `text` (its last 16 characters): the symbols, the stream, the logits
+    /// and the `k` likeliest next characters at each position.
+    pub fn read(&self, text: &str, k: f64) -> Result<JsValue, JsError> {
+        to_js(&read(&self.model, &self.vocab, text, amount("k", k)?.min(self.vocab.len()))?)
+    }
+
+    /// `length` characters after `prompt`.
+    pub fn sample(&self, prompt: &str, length: f64, temperature: f64, seed: f64) -> Result<String, JsError> {
+        let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
+        let mut flat = TrainableGpt::from_model(&self.model, 1)?;
+        Ok(generate(&mut flat, &self.vocab, prompt, length, temperature, seed)?)
+    }
+
+    /// `{ source, n_params, layers, width, heads, norm, training }` (training: how the shipped
+    /// weights were made, for the shipped model).
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let shape = crate::nn::GptShape::of(&self.model)?;
+        let training: serde_json::Value = if self.source == "shipped" {
+            serde_json::from_str(SHIPPED_TRAINING).unwrap_or_default()
+        } else {
+            serde_json::Value::Null
+        };
+        to_js(&serde_json::json!({
+            "source": self.source,
+            "n_params": self.model.n_params(),
+            "layers": shape.n_layers,
+            "width": shape.d_model,
+            "heads": shape.n_heads,
+            "norm": shape.norm,
+            "context": shape.context,
+            "training": training,
+        }))
+    }
+}

@@ -1,19 +1,26 @@
-//! `tblock`: the analytic model on the command line, for course authors who want the numbers for
-//! their text. JSON to stdout by default (`--format table` for people); errors to stderr with a
-//! non-zero exit.
+//! `tblock`: the analytic model and TinyGPT on the command line, for course authors who want the
+//! numbers for their text: count, init, forward, and train / eval / sample. JSON to stdout by
+//! default (`--format table` for people); progress and errors to stderr, errors with a non-zero exit.
 //!
 //! Native only: `wasm-pack test` builds every target of the crate for wasm32, where this is an empty stub.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use transformer_block::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme, PRESET_NAMES};
-use transformer_block::nn::{weights, Matrix, TinyGpt};
+use transformer_block::nn::weights::{self, StoredDtype};
+use transformer_block::nn::{Matrix, NormPlacement, TinyGpt, TrainableGpt};
 use transformer_block::numbers::thousands;
+use transformer_block::train::corpus::LESSON_PROSE;
+use transformer_block::train::optimizer::Schedule;
+use transformer_block::train::sample::generate;
+use transformer_block::train::settings::CONTEXT;
+use transformer_block::train::{evaluate, Corpus, TrainSettings, Trainer, Vocabulary};
 use transformer_block::Report;
 
 #[derive(Parser)]
@@ -76,6 +83,91 @@ enum Command {
         #[arg(long)]
         hidden: bool,
     },
+    /// Train TinyGPT on a text (default: the lesson page's prose) and write it to a directory:
+    /// model.safetensors (Hugging Face GPT-2 names), config.json, vocab.json. Progress on stderr,
+    /// a JSON summary on stdout.
+    Train {
+        /// Where to write the model (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// A UTF-8 text to learn from; its last 10% is held out. Default: the lesson page's prose.
+        #[arg(long)]
+        text: Option<PathBuf>,
+        #[arg(long, default_value_t = 600, allow_hyphen_values = true, value_parser = whole_number)]
+        steps: u64,
+        /// Seeds the initial weights and the order of the batches (a whole number).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
+        seed: u64,
+        /// The peak learning rate.
+        #[arg(long, default_value_t = TrainSettings::default().learning_rate, allow_hyphen_values = true)]
+        lr: f64,
+        /// Steps of linear warmup (0: none).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = whole_number)]
+        warmup: u64,
+        /// After warmup: cosine down to a tenth, or constant.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Cosine)]
+        schedule: ScheduleArg,
+        /// Blocks, 1 to 8.
+        #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = whole_number)]
+        layers: u64,
+        /// Width d, 16 to 128, a multiple of the heads.
+        #[arg(long, default_value_t = 32, allow_hyphen_values = true, value_parser = whole_number)]
+        width: u64,
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true, value_parser = whole_number)]
+        heads: u64,
+        /// Where the norm sits: pre (GPT-2) or post (the original transformer).
+        #[arg(long, value_enum, default_value_t = NormArg::Pre)]
+        norm: NormArg,
+        /// Windows of 16 per step.
+        #[arg(long, default_value_t = 16, allow_hyphen_values = true, value_parser = whole_number)]
+        batch: u64,
+        /// How model.safetensors stores its numbers.
+        #[arg(long, value_enum, default_value_t = DtypeArg::F32)]
+        dtype: DtypeArg,
+    },
+    /// The loss of a trained model on a text, by the evaluation protocol: {"loss": …, "tokens": …}.
+    Eval {
+        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
+        #[arg(long)]
+        weights: PathBuf,
+        /// The text to score. Default: the held-out last 10% of the lesson page's prose.
+        #[arg(long)]
+        text: Option<PathBuf>,
+    },
+    /// Write text with a trained model: the prompt, then what the model adds.
+    Sample {
+        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
+        #[arg(long)]
+        weights: PathBuf,
+        #[arg(long, default_value = "")]
+        prompt: String,
+        /// Characters to add.
+        #[arg(long, default_value_t = 200, allow_hyphen_values = true, value_parser = whole_number)]
+        length: u64,
+        /// 0 always takes the likeliest character; 1 samples the model as it is.
+        #[arg(long, default_value_t = 0.8, allow_hyphen_values = true)]
+        temperature: f64,
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = seed)]
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ScheduleArg {
+    Cosine,
+    Constant,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NormArg {
+    Pre,
+    Post,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DtypeArg {
+    F32,
+    F16,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -87,6 +179,15 @@ enum Format {
 /// A count on the command line: a whole number (its range is checked against the model later).
 fn whole_number(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| format!("must be a whole number of at least 1, got \"{text}\""))
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "a seed is a whole number from 0 to 18446744073709551615, got \"{}\"",
+            transformer_block::error::clip(text)
+        )
+    })
 }
 
 fn token_id(text: &str) -> Result<usize, String> {
@@ -113,6 +214,144 @@ fn model_for_forward(weights: Option<PathBuf>, config: Option<PathBuf>, seed: Op
         None => None,
     };
     weights::load(&bytes, config.as_ref()).map_err(|e| format!("{}: {e}", weights.display()))
+}
+
+/// A model directory (model.safetensors with config.json and vocab.json beside it) or a
+/// .safetensors file (its config beside it or in its metadata), with its vocabulary (the lessons'
+/// when there is no vocab.json).
+fn load_trained(path: &Path) -> Result<(TinyGpt, Vocabulary), String> {
+    let file = if path.is_dir() { path.join("model.safetensors") } else { path.to_path_buf() };
+    if !file.exists() {
+        return Err(format!(
+            "cannot read {}: no such file (give a directory that tblock train wrote, or a .safetensors file)",
+            file.display()
+        ));
+    }
+    let model = model_for_forward(Some(file.clone()), None, None)?;
+    let vocab_path = file.with_file_name("vocab.json");
+    let vocab = if vocab_path.exists() {
+        let text =
+            std::fs::read_to_string(&vocab_path).map_err(|e| format!("cannot read {}: {e}", vocab_path.display()))?;
+        Vocabulary::from_json(&text).map_err(|e| format!("{}: {e}", vocab_path.display()))?
+    } else {
+        Vocabulary::lessons()
+    };
+    if vocab.len() != model.vocab_size() {
+        return Err(format!(
+            "{}: the vocabulary has {} symbols but the model's token table has {} rows",
+            vocab_path.display(),
+            vocab.len(),
+            model.vocab_size()
+        ));
+    }
+    Ok((model, vocab))
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = read(path)?;
+    String::from_utf8(bytes)
+        .map_err(|e| format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+fn usize_of(what: &str, n: u64) -> Result<usize, String> {
+    usize::try_from(n).map_err(|_| format!("{what} {n} is too large"))
+}
+
+/// Progress on stderr: a bar with steps/s and the running loss on a terminal, else a plain line
+/// every tenth of the run.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    steps: usize,
+    started: Instant,
+    smoothed: Option<f32>,
+}
+
+impl Progress {
+    fn new(steps: usize) -> Progress {
+        let bar = io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(steps as u64);
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} steps · {per_sec} · loss {msg} · {eta} left",
+            )
+            .expect("a valid template");
+            bar.set_style(style);
+            bar
+        });
+        Progress { bar, steps, started: Instant::now(), smoothed: None }
+    }
+
+    fn step(&mut self, step: usize, loss: f32) {
+        // The running loss: an exponential average over about 20 steps (one batch's loss is noisy).
+        let s = self.smoothed.map_or(loss, |s| 0.95 * s + 0.05 * loss);
+        self.smoothed = Some(s);
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(step as u64);
+                bar.set_message(format!("{s:.3}"));
+            }
+            None if step % (self.steps / 10).max(1) == 0 || step == self.steps => {
+                let rate = step as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+                eprintln!("step {step}/{} · {rate:.0} steps/s · loss {s:.3}", self.steps);
+            }
+            None => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+    }
+}
+
+fn train(settings: TrainSettings, text: Option<PathBuf>, out: &Path, dtype: StoredDtype) -> Result<String, String> {
+    let text = match &text {
+        Some(path) => read_text(path)?,
+        None => LESSON_PROSE.to_string(),
+    };
+    let mut t = Trainer::new(settings, &text).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut progress = Progress::new(settings.steps);
+    let started = Instant::now();
+    let mut failed = None;
+    while !t.is_done() {
+        match t.step() {
+            Ok(r) => progress.step(r.step, r.loss),
+            Err(e) => failed = Some(e.to_string()),
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    progress.finish();
+    let model = t.model();
+    let files = [
+        ("model.safetensors", weights::save_as(&model, dtype).map_err(|e| e.to_string())?),
+        ("config.json", format!("{}\n", weights::model_config_json(&model)).into_bytes()),
+        ("vocab.json", t.vocab.to_json().into_bytes()),
+    ];
+    for (name, bytes) in files {
+        let path = out.join(name);
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(message) = failed {
+        return Err(format!("{message}; wrote them to {}", out.display()));
+    }
+    let (train_loss, val_loss) =
+        (t.train_loss().map_err(|e| e.to_string())?, t.held_out_loss().map_err(|e| e.to_string())?);
+    let r = t.reference;
+    let tokens = (t.steps_done() * settings.batch * CONTEXT) as f64;
+    json(&serde_json::json!({
+        "steps": t.steps_done(),
+        "seconds": seconds,
+        "train_loss": train_loss.loss,
+        "val_loss": val_loss.loss,
+        "uniform_loss": r.uniform,
+        "unigram_loss": r.unigram,
+        "bigram_loss": r.bigram,
+        "tokens_per_second": tokens / seconds.max(1e-9),
+        "parameters": model.n_params(),
+        "settings": settings,
+        "out": out.display().to_string(),
+    }))
 }
 
 fn rows(m: &Matrix) -> Vec<Vec<f32>> {
@@ -278,6 +517,49 @@ fn run(cli: Cli) -> Result<String, String> {
                 out["hidden"] = serde_json::json!(rows(&m.hidden(&ids).map_err(|e| e.to_string())?));
             }
             json(&out)
+        }
+        Command::Train { out, text, steps, seed, lr, warmup, schedule, layers, width, heads, norm, batch, dtype } => {
+            let settings = TrainSettings {
+                steps: usize_of("steps", steps)?,
+                seed,
+                learning_rate: lr,
+                warmup: usize_of("warmup", warmup)?,
+                schedule: match schedule {
+                    ScheduleArg::Cosine => Schedule::Cosine,
+                    ScheduleArg::Constant => Schedule::Constant,
+                },
+                layers: usize_of("layers", layers)?,
+                width: usize_of("width", width)?,
+                heads: usize_of("heads", heads)?,
+                norm: match norm {
+                    NormArg::Pre => NormPlacement::Pre,
+                    NormArg::Post => NormPlacement::Post,
+                },
+                batch: usize_of("batch", batch)?,
+                ..TrainSettings::default()
+            };
+            let dtype = match dtype {
+                DtypeArg::F32 => StoredDtype::F32,
+                DtypeArg::F16 => StoredDtype::F16,
+            };
+            train(settings, text, &out, dtype)
+        }
+        Command::Eval { weights, text } => {
+            let (model, vocab) = load_trained(&weights)?;
+            let ids = match &text {
+                Some(path) => vocab.encode(&read_text(path)?),
+                None => Corpus::lessons(&vocab, model.context()).held_out,
+            };
+            let mut flat = TrainableGpt::from_model(&model, 16).map_err(|e| e.to_string())?;
+            let e = evaluate(&mut flat, &ids).map_err(|e| e.to_string())?;
+            json(&serde_json::json!({ "loss": e.loss, "tokens": e.tokens }))
+        }
+        Command::Sample { weights, prompt, length, temperature, seed } => {
+            let (model, vocab) = load_trained(&weights)?;
+            let mut flat = TrainableGpt::from_model(&model, 1).map_err(|e| e.to_string())?;
+            let text = generate(&mut flat, &vocab, &prompt, usize_of("length", length)?, temperature, seed)
+                .map_err(|e| e.to_string())?;
+            Ok(format!("{prompt}{text}"))
         }
         Command::Count { model, seq_len, batch, format } => {
             let config = load(&model)?;

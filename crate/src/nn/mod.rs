@@ -17,13 +17,16 @@
 pub mod activation;
 pub mod attention;
 pub mod block;
+pub mod embedding;
 pub mod feed_forward;
 pub mod gpt;
 pub mod init;
 pub mod linear;
+pub mod loss;
 pub mod masks;
 pub mod moe;
 pub mod norm;
+pub mod trainable;
 pub mod weights;
 
 /// A matrix of activations or weights: rows x columns, column-major (nalgebra's layout).
@@ -37,3 +40,4 @@ pub use feed_forward::FeedForward;
 pub use gpt::TinyGpt;
 pub use moe::MixtureOfExperts;
 pub use norm::LayerNorm;
+pub use trainable::{GptShape, TrainableGpt};

@@ -6,8 +6,10 @@
 //!   h.{i}.attn.c_attn.weight [d, 3d]  (+ .bias [3d])    h.{i}.attn.c_proj.weight [d, d] (+ .bias [d])
 //!   h.{i}.mlp.c_fc.weight [d, f], .bias [f]             h.{i}.mlp.c_proj.weight [f, d], .bias [d]
 //!
-//! Matrices are stored input x output (GPT-2's Conv1D), row-major, f32. Names may carry the
-//! `transformer.` prefix that GPT2LMHeadModel checkpoints use. The tensors give V, d, P, L, f and
+//! Matrices are stored input x output (GPT-2's Conv1D), row-major, as F32 or F16 (half the bytes;
+//! the model runs in f32 either way). Names may carry the `transformer.` prefix that
+//! GPT2LMHeadModel checkpoints use. A model whose blocks normalise after the add (post-LN, which
+//! GPT-2's code cannot express) records `"norm_placement": "post"` in its metadata and config.json. The tensors give V, d, P, L, f and
 //! whether attention has biases; what they cannot give (the head count, the norm's epsilon) comes
 //! from a config: the caller's, or the `config` entry of the file's metadata, which this module
 //! writes as a Hugging Face GPT-2 config.json.
@@ -17,7 +19,7 @@ use std::collections::HashMap;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::attention::MultiHeadAttention;
-use super::block::{Switches, TransformerBlock};
+use super::block::{NormPlacement, Switches, TransformerBlock};
 use super::feed_forward::FeedForward;
 use super::gpt::TinyGpt;
 use super::linear::Linear;
@@ -28,9 +30,45 @@ use crate::error::{Error, Result};
 
 /// The metadata key under which a file written here keeps its config.json.
 pub const CONFIG_KEY: &str = "config";
+/// The metadata (and config.json) key for where the norm sits: "pre" or "post".
+pub const NORM_KEY: &str = "norm_placement";
+/// The metadata key that says a model has no attention biases ("false"). GPT-2's code always has
+/// them, so such a model is written with zero biases (transformers loads it with nothing missing,
+/// and computes the same); this key lets the loader drop them again.
+pub const ATTENTION_BIAS_KEY: &str = "attention_bias";
 
-/// A Hugging Face GPT-2 config.json for a model (what `save_pretrained` would write).
+/// How a file stores its numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoredDtype {
+    F32,
+    /// IEEE half precision: 2 bytes a number, about 3 significant digits.
+    F16,
+}
+
+/// A Hugging Face GPT-2 config.json for a model (what `save_pretrained` would write), with
+/// `norm_placement` added for a post-LN model.
+pub fn model_config_json(m: &TinyGpt) -> String {
+    let mut json = hf_config_value(&m.config);
+    // Token ids GPT-2's config would default to (50256) do not exist in a small vocabulary.
+    json["bos_token_id"] = serde_json::Value::Null;
+    json["eos_token_id"] = serde_json::Value::Null;
+    if norm_placement(m) == NormPlacement::Post {
+        json[NORM_KEY] = serde_json::Value::from(NormPlacement::Post.name());
+    }
+    serde_json::to_string_pretty(&json).expect("a JSON value serialises")
+}
+
+/// Where the model's blocks put their norms (the first block's; every block of a model agrees).
+pub fn norm_placement(m: &TinyGpt) -> NormPlacement {
+    m.blocks.first().map(|b| b.switches.norm).unwrap_or_default()
+}
+
+/// A Hugging Face GPT-2 config.json for a model's shape (what `save_pretrained` would write).
 pub fn hf_config_json(c: &ModelConfig) -> String {
+    hf_config_value(c).to_string()
+}
+
+fn hf_config_value(c: &ModelConfig) -> serde_json::Value {
     serde_json::json!({
         "architectures": ["GPT2LMHeadModel"],
         "model_type": "gpt2",
@@ -44,7 +82,6 @@ pub fn hf_config_json(c: &ModelConfig) -> String {
         "layer_norm_epsilon": c.norm_eps,
         "tie_word_embeddings": true,
     })
-    .to_string()
 }
 
 /// The config recorded in a safetensors file's metadata, if it has one.
@@ -64,6 +101,7 @@ fn not_safetensors(e: &safetensors::SafeTensorError) -> Error {
 struct Tensors<'a> {
     file: SafeTensors<'a>,
     prefix: &'static str,
+    file_metadata: Option<HashMap<String, String>>,
 }
 
 impl Tensors<'_> {
@@ -81,17 +119,19 @@ impl Tensors<'_> {
             .map_err(|_| Error::weights(name, format!("is missing from the file{expected}")))
     }
 
-    /// A tensor of exactly `shape`, f32 and finite.
+    /// A tensor of exactly `shape`, F32 or F16, finite, as f32.
     fn floats(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
         let view = self.view(name, &format!("; expected shape {shape:?}"))?;
-        if view.dtype() != Dtype::F32 {
-            return Err(Error::weights(name, format!("has dtype {:?}; expected F32", view.dtype())));
-        }
         if view.shape() != shape {
             return Err(Error::weights(name, format!("has shape {:?}; expected {shape:?}", view.shape())));
         }
-        let values: Vec<f32> =
-            view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let values: Vec<f32> = match view.dtype() {
+            Dtype::F32 => view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+            Dtype::F16 => {
+                view.data().chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
+            }
+            other => return Err(Error::weights(name, format!("has dtype {other:?}; expected F32 or F16"))),
+        };
         if let Some(i) = values.iter().position(|x| !x.is_finite()) {
             return Err(Error::weights(name, format!("holds a value that is not finite ({}) at index {i}", values[i])));
         }
@@ -146,7 +186,8 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
             "is missing from the file (looked for it with and without the transformer. prefix)",
         ));
     };
-    let t = Tensors { file, prefix };
+    let file_metadata = SafeTensors::read_metadata(bytes).ok().and_then(|(_, m)| m.metadata().clone());
+    let t = Tensors { file, prefix, file_metadata };
     let config = match config {
         Some(c) => c.clone(),
         None => config_from_metadata(bytes)?.ok_or_else(|| {
@@ -168,7 +209,20 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
         return Err(Error::weights("h.0.ln_1.weight", "is missing from the file: no blocks found"));
     }
     let f = t.shape("h.0.mlp.c_fc.weight")?.get(1).copied().unwrap_or(0);
-    let attention_bias = t.has("h.0.attn.c_attn.bias");
+    let said_none = t.file_metadata.as_ref().and_then(|m| m.get(ATTENTION_BIAS_KEY)).is_some_and(|v| v == "false");
+    let attention_bias = t.has("h.0.attn.c_attn.bias") && !said_none;
+    if said_none {
+        for i in 0..n_layers {
+            for (name, n) in [(format!("h.{i}.attn.c_attn.bias"), 3 * d), (format!("h.{i}.attn.c_proj.bias"), d)] {
+                if t.has(&name) && t.floats(&name, &[n])?.iter().any(|&x| x != 0.0) {
+                    return Err(Error::weights(
+                        name,
+                        "is not zero, but the file's metadata says the model has no attention biases",
+                    ));
+                }
+            }
+        }
+    }
     agree("vocab_size", config.vocab_size, v, "wte.weight")?;
     agree("n_embd", config.d_model, d, "wte.weight")?;
     agree("n_positions", config.context, p, "wpe.weight")?;
@@ -179,6 +233,10 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
     config.bias.qkv = attention_bias;
     config.bias.attention_out = attention_bias;
     TinyGpt::check_config(&config)?;
+    let norm = match t.file_metadata.as_ref().and_then(|m| m.get(NORM_KEY)) {
+        Some(text) => NormPlacement::parse(text)?,
+        None => NormPlacement::Pre,
+    };
     let eps = config.norm_eps as f32;
     let heads = config.n_heads as usize;
 
@@ -197,7 +255,7 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
                     c_fc: t.linear(&format!("h.{i}.mlp.c_fc"), d, f, true)?,
                     c_proj: t.linear(&format!("h.{i}.mlp.c_proj"), f, d, true)?,
                 },
-                switches: Switches::default(),
+                switches: Switches { norm, ..Switches::default() },
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -210,15 +268,18 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
     })
 }
 
-/// Every tensor of the model by its Hugging Face name, row-major f32 bytes with its shape.
-fn named_tensors(m: &TinyGpt) -> Vec<(String, Vec<usize>, Vec<u8>)> {
-    fn bytes_of_matrix(x: &Matrix) -> Vec<u8> {
-        // nalgebra is column-major; safetensors is row-major.
-        x.transpose().as_slice().iter().flat_map(|v| v.to_le_bytes()).collect()
+fn bytes(values: impl Iterator<Item = f32>, dtype: StoredDtype) -> Vec<u8> {
+    match dtype {
+        StoredDtype::F32 => values.flat_map(|v| v.to_le_bytes()).collect(),
+        StoredDtype::F16 => values.flat_map(|v| half::f16::from_f32(v).to_le_bytes()).collect(),
     }
-    fn bytes_of_row(x: &RowVector) -> Vec<u8> {
-        x.iter().flat_map(|v| v.to_le_bytes()).collect()
-    }
+}
+
+/// Every tensor of the model by its Hugging Face name, row-major bytes with its shape.
+fn named_tensors(m: &TinyGpt, dtype: StoredDtype) -> Vec<(String, Vec<usize>, Vec<u8>)> {
+    // nalgebra is column-major; safetensors is row-major.
+    let bytes_of_matrix = |x: &Matrix| bytes(x.transpose().as_slice().iter().copied(), dtype);
+    let bytes_of_row = |x: &RowVector| bytes(x.iter().copied(), dtype);
     let mut out = Vec::new();
     let mut matrix = |name: String, x: &Matrix| out.push((name, vec![x.nrows(), x.ncols()], bytes_of_matrix(x)));
     matrix("wte.weight".into(), &m.wte);
@@ -241,8 +302,10 @@ fn named_tensors(m: &TinyGpt) -> Vec<(String, Vec<usize>, Vec<u8>)> {
             ("mlp.c_fc", &b.mlp.c_fc),
             ("mlp.c_proj", &b.mlp.c_proj),
         ] {
-            if let Some(bias) = &linear.bias {
-                row(format!("h.{i}.{name}.bias"), bias);
+            match &linear.bias {
+                Some(bias) => row(format!("h.{i}.{name}.bias"), bias),
+                // GPT-2's code has attention biases: zeros compute the same as none.
+                None => row(format!("h.{i}.{name}.bias"), &RowVector::zeros(linear.outputs())),
             }
         }
     }
@@ -251,20 +314,52 @@ fn named_tensors(m: &TinyGpt) -> Vec<(String, Vec<usize>, Vec<u8>)> {
     out
 }
 
-/// The model as a safetensors file, its config.json in the metadata.
+/// The model as a safetensors file of f32 numbers, its config.json in the metadata.
 pub fn save(m: &TinyGpt) -> Result<Vec<u8>> {
-    let tensors = named_tensors(m);
+    save_as(m, StoredDtype::F32)
+}
+
+/// The model as a safetensors file in `dtype`, its config.json (and norm placement) in the metadata.
+pub fn save_as(m: &TinyGpt, dtype: StoredDtype) -> Result<Vec<u8>> {
+    let tensors = named_tensors(m, dtype);
+    let stored = match dtype {
+        StoredDtype::F32 => Dtype::F32,
+        StoredDtype::F16 => Dtype::F16,
+    };
     let views = tensors
         .iter()
         .map(|(name, shape, data)| {
-            TensorView::new(Dtype::F32, shape.clone(), data)
+            TensorView::new(stored, shape.clone(), data)
                 .map(|v| (name.clone(), v))
                 .map_err(|e| Error::weights(name, format!("could not be written: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
-    let metadata = HashMap::from([(CONFIG_KEY.to_string(), hf_config_json(&m.config)), ("format".into(), "pt".into())]);
-    safetensors::serialize(views, Some(metadata))
-        .map_err(|e| Error::Parse { what: "the weights file".into(), problem: format!("could not be written: {e}") })
+    let attention_bias = m.blocks.iter().any(|b| b.attn.c_attn.bias.is_some());
+    let metadata = HashMap::from([
+        (CONFIG_KEY.to_string(), hf_config_json(&m.config)),
+        (NORM_KEY.to_string(), norm_placement(m).name().to_string()),
+        (ATTENTION_BIAS_KEY.to_string(), attention_bias.to_string()),
+        ("format".into(), "pt".into()),
+    ]);
+    let bytes = safetensors::serialize(views, Some(metadata))
+        .map_err(|e| Error::Parse { what: "the weights file".into(), problem: format!("could not be written: {e}") })?;
+    Ok(canonical_header(bytes))
+}
+
+/// The same file with its JSON header's keys in sorted order, so the same model always gives the
+/// same bytes (the safetensors crate writes its metadata in a hash map's order, which varies from
+/// run to run). The tensors' data does not move: their offsets count from the end of the header.
+fn canonical_header(bytes: Vec<u8>) -> Vec<u8> {
+    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as usize;
+    let Ok(header) = serde_json::from_slice::<serde_json::Value>(&bytes[8..8 + n]) else { return bytes };
+    // serde_json's objects are sorted maps: writing the value back sorts every key.
+    let mut text = header.to_string().into_bytes();
+    text.resize(text.len().next_multiple_of(8), b' ');
+    let mut out = Vec::with_capacity(8 + text.len() + bytes.len() - 8 - n);
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&bytes[8 + n..]);
+    out
 }
 
 #[cfg(test)]
@@ -283,7 +378,7 @@ mod tests {
     }
 
     fn resave(m: &TinyGpt, edit: impl Fn(&mut Vec<(String, Vec<usize>, Vec<u8>)>)) -> Vec<u8> {
-        let mut tensors = named_tensors(m);
+        let mut tensors = named_tensors(m, StoredDtype::F32);
         edit(&mut tensors);
         let views: Vec<(String, TensorView)> =
             tensors.iter().map(|(n, s, d)| (n.clone(), TensorView::new(Dtype::F32, s.clone(), d).unwrap())).collect();
@@ -316,6 +411,24 @@ mod tests {
             "ln_f.weight: holds a value that is not finite (NaN) at index 2"
         );
         assert!(load(b"not a file", None).unwrap_err().to_string().starts_with("the weights file could not be read"));
+    }
+
+    #[test]
+    fn f16_halves_the_file_and_post_ln_survives_the_round_trip() {
+        let mut m = TinyGpt::tiny(3);
+        for b in &mut m.blocks {
+            b.switches.norm = NormPlacement::Post;
+        }
+        let (full, small) = (save(&m).unwrap(), save_as(&m, StoredDtype::F16).unwrap());
+        assert!(small.len() < full.len() / 2 + 4096, "{} vs {}", small.len(), full.len());
+        let back = load(&small, None).unwrap();
+        assert_eq!(norm_placement(&back), NormPlacement::Post);
+        let worst = back.wte.iter().zip(m.wte.iter()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        assert!(worst > 0.0 && worst < 1e-4, "f16 rounds, by at most half a unit in the 11th bit: {worst}");
+        let exact = load(&full, None).unwrap();
+        assert!(exact.blocks == m.blocks && exact.wte == m.wte, "F32 round-trips exactly");
+        assert!(model_config_json(&m).contains("\"norm_placement\": \"post\""));
+        assert!(!model_config_json(&TinyGpt::tiny(3)).contains("norm_placement"));
     }
 
     #[test]

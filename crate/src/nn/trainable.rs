@@ -1,0 +1,560 @@
+//! TinyGPT as training needs it, in llm.c's shape: every parameter in one flat buffer (with a table
+//! of where each tensor sits, by its Hugging Face name), every gradient in a second buffer of the same
+//! layout, and the activations of a forward pass kept in a third, so the backward pass can run
+//! through them in reverse. The forward pass goes ids -> tables -> blocks -> final norm -> tied
+//! logits -> loss; the backward pass comes back the same way, each layer's flat pair in its own
+//! file. Nothing is allocated per step.
+//!
+//! [`TinyGpt`] (matrices, every switch, the heatmaps) and this model hold the same weights and give
+//! the same logits (tested); [`TrainableGpt::from_model`] and [`TrainableGpt::to_model`] convert.
+//!
+//! Parameter layout: wte [V, d], wpe [P, d], then each block's tensors in [`BlockTensors`] order
+//! (linear weights as [out, in]), then ln_f's gain [d] and bias [d].
+
+use super::block::{
+    block_backward, block_forward, BlockActivations, BlockScratch, BlockShape, BlockTensors, NormPlacement, Residual,
+    Switches,
+};
+use super::embedding::{embedding_backward, embedding_forward};
+use super::gpt::TinyGpt;
+use super::linear::{linear_backward, linear_forward};
+use super::loss::{crossentropy_backward, crossentropy_forward};
+use super::norm::{layernorm_backward, layernorm_forward};
+use super::{Matrix, RowVector};
+use crate::config::ModelConfig;
+use crate::error::{Error, Result};
+use crate::numbers::thousands;
+
+/// The shape of a GPT-2-style model: everything the flat buffers' layout depends on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GptShape {
+    pub vocab_size: usize,
+    /// P: rows of the position table, the longest sequence.
+    pub context: usize,
+    pub d_model: usize,
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub d_ff: usize,
+    pub attention_bias: bool,
+    pub norm: NormPlacement,
+    pub eps: f32,
+}
+
+/// Where one tensor sits in the flat buffer, and what it is called in a Hugging Face GPT-2 checkpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorInfo {
+    /// Its Hugging Face GPT-2 name ("h.0.attn.c_attn.weight").
+    pub name: String,
+    /// Its shape as stored here: [out, in] for a linear weight, [rows, d] for a table, [n] otherwise.
+    pub shape: Vec<usize>,
+    pub offset: usize,
+    pub len: usize,
+    /// A linear layer's weight matrix (stored transposed from the checkpoint's [in, out]).
+    pub linear: bool,
+}
+
+impl TensorInfo {
+    /// Matrices (the tables and the linear weights) get weight decay; gains and biases do not.
+    pub fn is_matrix(&self) -> bool {
+        self.shape.len() == 2
+    }
+}
+
+/// The names of [`BlockTensors`]' fields in the checkpoint, in order, and whether each is a linear weight.
+const BLOCK_TENSOR_NAMES: [(&str, bool); 12] = [
+    ("ln_1.weight", false),
+    ("ln_1.bias", false),
+    ("attn.c_attn.weight", true),
+    ("attn.c_attn.bias", false),
+    ("attn.c_proj.weight", true),
+    ("attn.c_proj.bias", false),
+    ("ln_2.weight", false),
+    ("ln_2.bias", false),
+    ("mlp.c_fc.weight", true),
+    ("mlp.c_fc.bias", false),
+    ("mlp.c_proj.weight", true),
+    ("mlp.c_proj.bias", false),
+];
+
+impl GptShape {
+    /// The shape of a running model (which must have every switch at its default but the norm's place).
+    pub fn of(m: &TinyGpt) -> Result<GptShape> {
+        let first = m.blocks.first().ok_or_else(|| Error::field("n_layers", "the model has no blocks"))?;
+        let norm = first.switches.norm;
+        let plain = Switches { norm, ..Switches::default() };
+        if m.blocks.iter().any(|b| b.switches != plain || !b.attn.causal) {
+            return Err(Error::field(
+                "switches",
+                "only a causal model with both sublayers on, residual adds and one norm placement for every block can be trained",
+            ));
+        }
+        Ok(GptShape {
+            vocab_size: m.vocab_size(),
+            context: m.context(),
+            d_model: m.wte.ncols(),
+            n_layers: m.blocks.len(),
+            n_heads: first.attn.n_heads,
+            d_ff: first.mlp.c_fc.outputs(),
+            attention_bias: first.attn.c_attn.bias.is_some(),
+            norm,
+            eps: first.ln_1.eps,
+        })
+    }
+
+    pub fn block(&self, batch: usize, seq_len: usize) -> BlockShape {
+        BlockShape {
+            batch,
+            seq_len,
+            d_model: self.d_model,
+            n_heads: self.n_heads,
+            d_ff: self.d_ff,
+            attention_bias: self.attention_bias,
+            norm: self.norm,
+            eps: self.eps,
+        }
+    }
+
+    fn block_len(&self) -> usize {
+        self.block(1, 1).tensor_lens().iter().sum()
+    }
+
+    fn block_offset(&self, i: usize) -> usize {
+        (self.vocab_size + self.context) * self.d_model + i * self.block_len()
+    }
+
+    /// Every parameter, the tied table once.
+    pub fn n_params(&self) -> usize {
+        self.block_offset(self.n_layers) + 2 * self.d_model
+    }
+
+    /// Every tensor of the flat buffer, in order.
+    pub fn tensors(&self) -> Vec<TensorInfo> {
+        let (v, p, d, f) = (self.vocab_size, self.context, self.d_model, self.d_ff);
+        let mut out = Vec::new();
+        let mut offset = 0;
+        let mut push = |name: String, shape: Vec<usize>, linear: bool| {
+            let len = shape.iter().product();
+            out.push(TensorInfo { name, shape, offset, len, linear });
+            offset += len;
+        };
+        push("wte.weight".into(), vec![v, d], false);
+        push("wpe.weight".into(), vec![p, d], false);
+        let b = usize::from(self.attention_bias);
+        for i in 0..self.n_layers {
+            let shapes: [Vec<usize>; 12] = [
+                vec![d],
+                vec![d],
+                vec![3 * d, d],
+                vec![3 * d * b],
+                vec![d, d],
+                vec![d * b],
+                vec![d],
+                vec![d],
+                vec![f, d],
+                vec![f],
+                vec![d, f],
+                vec![d],
+            ];
+            for ((name, linear), shape) in BLOCK_TENSOR_NAMES.iter().zip(shapes) {
+                if shape != [0] {
+                    push(format!("h.{i}.{name}"), shape, *linear);
+                }
+            }
+        }
+        push("ln_f.weight".into(), vec![d], false);
+        push("ln_f.bias".into(), vec![d], false);
+        out
+    }
+
+    /// The model config of this shape (GPT-2-shaped, tied, learned positions).
+    pub fn model_config(&self) -> ModelConfig {
+        let mut c = ModelConfig::preset("tiny-gpt").expect("the tiny-gpt preset exists");
+        let lesson = (c.vocab_size, c.context, c.d_model, c.n_layers, c.n_heads, c.d_ff)
+            == (
+                self.vocab_size as u64,
+                self.context as u64,
+                self.d_model as u64,
+                self.n_layers as u64,
+                self.n_heads as u64,
+                self.d_ff as u64,
+            );
+        if !lesson || self.attention_bias {
+            c.name = format!("tiny-gpt-{}x{}", self.n_layers, self.d_model);
+            c.label = format!("TinyGPT, {} blocks of width {}", self.n_layers, self.d_model);
+        }
+        c.vocab_size = self.vocab_size as u64;
+        c.context = self.context as u64;
+        c.d_model = self.d_model as u64;
+        c.n_layers = self.n_layers as u64;
+        c.n_heads = self.n_heads as u64;
+        c.n_kv_heads = self.n_heads as u64;
+        c.head_dim = (self.d_model / self.n_heads) as u64;
+        c.d_ff = self.d_ff as u64;
+        // The shortest decimal that gives this f32 (1e-5, not 9.999999747378752e-6).
+        c.norm_eps = self.eps.to_string().parse().unwrap_or(self.eps as f64);
+        c.bias.qkv = self.attention_bias;
+        c.bias.attention_out = self.attention_bias;
+        c
+    }
+}
+
+/// Split `buf` into consecutive slices of the given lengths.
+fn split<const K: usize>(mut buf: &[f32], lens: [usize; K]) -> [&[f32]; K] {
+    std::array::from_fn(|i| {
+        let (head, rest) = buf.split_at(lens[i]);
+        buf = rest;
+        head
+    })
+}
+
+fn split_mut<const K: usize>(mut buf: &mut [f32], lens: [usize; K]) -> [&mut [f32]; K] {
+    std::array::from_fn(|i| {
+        let (head, rest) = std::mem::take(&mut buf).split_at_mut(lens[i]);
+        buf = rest;
+        head
+    })
+}
+
+fn tensors<S>(parts: [S; 12]) -> BlockTensors<S> {
+    let [ln_1_gain, ln_1_bias, c_attn_weight, c_attn_bias, attn_proj_weight, attn_proj_bias, ln_2_gain, ln_2_bias, c_fc_weight, c_fc_bias, mlp_proj_weight, mlp_proj_bias] =
+        parts;
+    BlockTensors {
+        ln_1_gain,
+        ln_1_bias,
+        c_attn_weight,
+        c_attn_bias,
+        attn_proj_weight,
+        attn_proj_bias,
+        ln_2_gain,
+        ln_2_bias,
+        c_fc_weight,
+        c_fc_bias,
+        mlp_proj_weight,
+        mlp_proj_bias,
+    }
+}
+
+fn activations<S>(parts: [S; 13]) -> BlockActivations<S> {
+    let [ln_1, ln_1_mean, ln_1_rstd, qkv, att, atty, res_1, ln_2, ln_2_mean, ln_2_rstd, fch, fch_gelu, res_2] = parts;
+    BlockActivations {
+        ln_1,
+        ln_1_mean,
+        ln_1_rstd,
+        qkv,
+        att,
+        atty,
+        res_1,
+        ln_2,
+        ln_2_mean,
+        ln_2_rstd,
+        fch,
+        fch_gelu,
+        res_2,
+    }
+}
+
+/// Where the stream leaving block i sits in the blocks' activations (each block's region `region` long).
+fn block_output(i: usize, region: usize, bs: &BlockShape) -> std::ops::Range<usize> {
+    let start = i * region + bs.output_offset();
+    start..start + bs.positions() * bs.d_model
+}
+
+/// The stream entering block i (i = L: entering the final norm): the tables' output for block 0.
+fn stream_into<'a>(encoded: &'a [f32], blocks: &'a [f32], region: usize, i: usize, bs: &BlockShape) -> &'a [f32] {
+    if i == 0 {
+        &encoded[..bs.positions() * bs.d_model]
+    } else {
+        &blocks[block_output(i - 1, region, bs)]
+    }
+}
+
+/// What the last forward pass ran on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ran {
+    batch: usize,
+    seq_len: usize,
+    with_targets: bool,
+}
+
+/// TinyGPT with flat buffers: parameters, gradients, activations (see the module's documentation).
+#[derive(Debug, Clone)]
+pub struct TrainableGpt {
+    pub shape: GptShape,
+    /// Every parameter, laid out as [`GptShape::tensors`] says.
+    pub params: Vec<f32>,
+    /// The gradient of the last backward pass, same layout.
+    pub grads: Vec<f32>,
+    max_batch: usize,
+    ids: Vec<usize>,     // [B, T]
+    targets: Vec<usize>, // [B, T]
+    blocks: Vec<f32>,    // L regions, each one block's activations for B_max x P positions
+    block_region: usize,
+    encoded: Vec<f32>,   // [N, d]: the stream entering block 0
+    ln_f: Vec<f32>,      // [N, d]
+    ln_f_mean: Vec<f32>, // [N]
+    ln_f_rstd: Vec<f32>, // [N]
+    logits: Vec<f32>,    // [N, V]
+    probs: Vec<f32>,     // [N, V]
+    losses: Vec<f32>,    // [N]
+    // The backward pass's working space.
+    d_stream: [Vec<f32>; 2], // [N, d]: the gradient of the stream between blocks (two, in turn)
+    d_logits: Vec<f32>,      // [N, V]
+    d_ln_f: Vec<f32>,        // [N, d]
+    scratch: BlockScratch,
+    ran: Option<Ran>,
+}
+
+impl TrainableGpt {
+    /// A model of `shape` with every parameter 0, able to run up to `max_batch` sequences at once.
+    pub fn zeros(shape: GptShape, max_batch: usize) -> TrainableGpt {
+        let n = max_batch * shape.context;
+        let (d, v) = (shape.d_model, shape.vocab_size);
+        let block_region = shape.block(max_batch, shape.context).activation_lens().iter().sum();
+        TrainableGpt {
+            params: vec![0.0; shape.n_params()],
+            grads: vec![0.0; shape.n_params()],
+            max_batch,
+            ids: vec![0; n],
+            targets: vec![0; n],
+            blocks: vec![0.0; shape.n_layers * block_region],
+            block_region,
+            encoded: vec![0.0; n * d],
+            ln_f: vec![0.0; n * d],
+            ln_f_mean: vec![0.0; n],
+            ln_f_rstd: vec![0.0; n],
+            logits: vec![0.0; n * v],
+            probs: vec![0.0; n * v],
+            losses: vec![0.0; n],
+            d_stream: [vec![0.0; n * d], vec![0.0; n * d]],
+            d_logits: vec![0.0; n * v],
+            d_ln_f: vec![0.0; n * d],
+            scratch: BlockScratch::new(&shape.block(max_batch, shape.context)),
+            ran: None,
+            shape,
+        }
+    }
+
+    /// The same weights as a running [`TinyGpt`].
+    pub fn from_model(m: &TinyGpt, max_batch: usize) -> Result<TrainableGpt> {
+        let shape = GptShape::of(m)?;
+        let mut t = TrainableGpt::zeros(shape, max_batch);
+        let (v, p, d) = (shape.vocab_size, shape.context, shape.d_model);
+        let mut at = 0;
+        let mut put = |values: &mut dyn Iterator<Item = f32>| {
+            for x in values {
+                t.params[at] = x;
+                at += 1;
+            }
+        };
+        // Tables row by row (nalgebra is column-major); linear weights as they are in memory ([out, in]).
+        put(&mut (0..v * d).map(|i| m.wte[(i / d, i % d)]));
+        put(&mut (0..p * d).map(|i| m.wpe[(i / d, i % d)]));
+        for b in &m.blocks {
+            let bias = |l: &super::linear::Linear| l.bias.as_ref().map(|b| b.as_slice().to_vec()).unwrap_or_default();
+            for part in [
+                b.ln_1.gain.as_slice().to_vec(),
+                b.ln_1.bias.as_slice().to_vec(),
+                b.attn.c_attn.weight.as_slice().to_vec(),
+                bias(&b.attn.c_attn),
+                b.attn.c_proj.weight.as_slice().to_vec(),
+                bias(&b.attn.c_proj),
+                b.ln_2.gain.as_slice().to_vec(),
+                b.ln_2.bias.as_slice().to_vec(),
+                b.mlp.c_fc.weight.as_slice().to_vec(),
+                bias(&b.mlp.c_fc),
+                b.mlp.c_proj.weight.as_slice().to_vec(),
+                bias(&b.mlp.c_proj),
+            ] {
+                put(&mut part.into_iter());
+            }
+        }
+        put(&mut m.ln_f.gain.iter().copied());
+        put(&mut m.ln_f.bias.iter().copied());
+        debug_assert_eq!(at, shape.n_params());
+        Ok(t)
+    }
+
+    /// The weights as a running [`TinyGpt`] (every switch at its default but the norm's place).
+    pub fn to_model(&self) -> TinyGpt {
+        let s = self.shape;
+        let (v, p, d) = (s.vocab_size, s.context, s.d_model);
+        let mut model = TinyGpt::new(&s.model_config(), 0).expect("a GptShape is GPT-2-shaped");
+        model.wte = Matrix::from_row_slice(v, d, &self.params[..v * d]);
+        model.wpe = Matrix::from_row_slice(p, d, &self.params[v * d..(v + p) * d]);
+        let row = |x: &[f32]| RowVector::from_row_slice(x);
+        for (i, block) in model.blocks.iter_mut().enumerate() {
+            let w = self.block_weights(i);
+            block.ln_1.gain = row(w.ln_1_gain);
+            block.ln_1.bias = row(w.ln_1_bias);
+            block.attn.c_attn.weight = Matrix::from_column_slice(d, 3 * d, w.c_attn_weight);
+            block.attn.c_attn.bias = s.attention_bias.then(|| row(w.c_attn_bias));
+            block.attn.c_proj.weight = Matrix::from_column_slice(d, d, w.attn_proj_weight);
+            block.attn.c_proj.bias = s.attention_bias.then(|| row(w.attn_proj_bias));
+            block.ln_2.gain = row(w.ln_2_gain);
+            block.ln_2.bias = row(w.ln_2_bias);
+            block.mlp.c_fc.weight = Matrix::from_column_slice(d, s.d_ff, w.c_fc_weight);
+            block.mlp.c_fc.bias = Some(row(w.c_fc_bias));
+            block.mlp.c_proj.weight = Matrix::from_column_slice(s.d_ff, d, w.mlp_proj_weight);
+            block.mlp.c_proj.bias = Some(row(w.mlp_proj_bias));
+            block.switches = Switches { norm: s.norm, residual: Residual::Add, ..Switches::default() };
+        }
+        let f = self.shape.block_offset(s.n_layers);
+        model.ln_f.gain = row(&self.params[f..f + d]);
+        model.ln_f.bias = row(&self.params[f + d..f + 2 * d]);
+        model
+    }
+
+    pub fn max_batch(&self) -> usize {
+        self.max_batch
+    }
+
+    fn block_weights(&self, i: usize) -> BlockTensors<&[f32]> {
+        let start = self.shape.block_offset(i);
+        tensors(split(&self.params[start..], self.shape.block(1, 1).tensor_lens()))
+    }
+
+    /// Check a batch of B sequences of T ids (and targets) against the model.
+    fn check(&self, ids: &[usize], targets: Option<&[usize]>, batch: usize, seq_len: usize) -> Result<()> {
+        let (v, p) = (self.shape.vocab_size, self.shape.context);
+        if batch == 0 || batch > self.max_batch {
+            return Err(Error::out_of_range("batch", batch, format!("give 1 to {} sequences at once", self.max_batch)));
+        }
+        if seq_len == 0 || seq_len > p {
+            return Err(Error::out_of_range(
+                "sequence length",
+                seq_len,
+                format!("the model has {} positions, so give 1 to {} tokens", thousands(p as u64), thousands(p as u64)),
+            ));
+        }
+        let n = batch * seq_len;
+        for (what, xs) in [("token ids", Some(ids)), ("targets", targets)] {
+            let Some(xs) = xs else { continue };
+            if xs.len() != n {
+                return Err(Error::out_of_range(
+                    format!("number of {what}"),
+                    xs.len(),
+                    format!("batch {batch} × sequence length {seq_len} needs {n}"),
+                ));
+            }
+            if let Some(&bad) = xs.iter().find(|&&id| id >= v) {
+                return Err(Error::out_of_range("token id", bad, format!("ids run from 0 to {}", v - 1)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Run B sequences of T ids ([B, T], row-major) through the model, keeping every activation.
+    /// With targets ([B, T]: the id that follows each position) it returns the mean loss in nats.
+    pub fn forward(
+        &mut self,
+        ids: &[usize],
+        targets: Option<&[usize]>,
+        batch: usize,
+        seq_len: usize,
+    ) -> Result<Option<f32>> {
+        self.check(ids, targets, batch, seq_len)?;
+        let s = self.shape;
+        let (n, d, v) = (batch * seq_len, s.d_model, s.vocab_size);
+        let bs = s.block(batch, seq_len);
+        self.ids[..n].copy_from_slice(ids);
+        if let Some(t) = targets {
+            self.targets[..n].copy_from_slice(t);
+        }
+        let wte = &self.params[..v * d];
+        let wpe = &self.params[v * d..(v + s.context) * d];
+        embedding_forward(&mut self.encoded[..n * d], ids, wte, wpe, seq_len, d);
+
+        let region = self.block_region;
+        for i in 0..s.n_layers {
+            let (done, rest) = self.blocks.split_at_mut(i * region);
+            let x = stream_into(&self.encoded, done, region, i, &bs);
+            let mut a = activations(split_mut(&mut rest[..region], bs.activation_lens()));
+            let start = s.block_offset(i);
+            let w = tensors(split(&self.params[start..], bs.tensor_lens()));
+            block_forward(&mut a, x, &w, &bs);
+        }
+
+        let f = s.block_offset(s.n_layers);
+        let last = stream_into(&self.encoded, &self.blocks, self.block_region, s.n_layers, &bs);
+        let (gain, bias) = (&self.params[f..f + d], &self.params[f + d..f + 2 * d]);
+        layernorm_forward(
+            &mut self.ln_f[..n * d],
+            &mut self.ln_f_mean[..n],
+            &mut self.ln_f_rstd[..n],
+            last,
+            gain,
+            bias,
+            d,
+            s.eps,
+        );
+        linear_forward(&mut self.logits[..n * v], &self.ln_f[..n * d], wte, None, d, v); // tied: the token table is the head
+        self.ran = Some(Ran { batch, seq_len, with_targets: targets.is_some() });
+        let Some(t) = targets else { return Ok(None) };
+        crossentropy_forward(&mut self.losses[..n], &mut self.probs[..n * v], &self.logits[..n * v], t, v);
+        Ok(Some(self.losses[..n].iter().sum::<f32>() / n as f32))
+    }
+
+    /// The logits [B, T, V] of the last forward pass.
+    pub fn logits(&self) -> &[f32] {
+        let n = self.ran.map_or(0, |r| r.batch * r.seq_len);
+        &self.logits[..n * self.shape.vocab_size]
+    }
+
+    /// The loss at each position [B, T] of the last forward pass with targets.
+    pub fn losses(&self) -> &[f32] {
+        let n = self.ran.filter(|r| r.with_targets).map_or(0, |r| r.batch * r.seq_len);
+        &self.losses[..n]
+    }
+
+    /// Set every gradient to 0.
+    pub fn zero_grad(&mut self) {
+        self.grads.fill(0.0);
+    }
+
+    /// The gradient of the last forward pass's mean loss with respect to every parameter, added
+    /// (+=) into `grads` (call [`zero_grad`](Self::zero_grad) first for a fresh one).
+    pub fn backward(&mut self) -> Result<()> {
+        let Some(Ran { batch, seq_len, with_targets: true }) = self.ran else {
+            return Err(Error::field("backward", "needs a forward pass with targets first"));
+        };
+        let s = self.shape;
+        let (n, d, v) = (batch * seq_len, s.d_model, s.vocab_size);
+        let bs = s.block(batch, seq_len);
+        let (wte_len, wpe_len) = (v * d, s.context * d);
+
+        // Loss -> logits -> (tied head) -> ln_f.
+        crossentropy_backward(&mut self.d_logits[..n * v], &self.probs[..n * v], &self.targets[..n], v, 1.0 / n as f32);
+        let d_ln_f = &mut self.d_ln_f[..n * d];
+        d_ln_f.fill(0.0);
+        let (g_tables, g_rest) = self.grads.split_at_mut(wte_len + wpe_len);
+        let (g_wte, g_wpe) = g_tables.split_at_mut(wte_len);
+        let wte = &self.params[..wte_len];
+        linear_backward(d_ln_f, g_wte, None, &self.d_logits[..n * v], &self.ln_f[..n * d], wte, d, v);
+
+        let f = s.block_offset(s.n_layers);
+        let (g_blocks, g_final) = g_rest.split_at_mut(f - wte_len - wpe_len);
+        let (g_gain, g_bias) = g_final.split_at_mut(d);
+        let [d_top, d_below] = &mut self.d_stream;
+        let (mut d_top, mut d_below) = (&mut d_top[..n * d], &mut d_below[..n * d]);
+        d_top.fill(0.0);
+        let last = stream_into(&self.encoded, &self.blocks, self.block_region, s.n_layers, &bs);
+        let gain = &self.params[f..f + d];
+        layernorm_backward(d_top, g_gain, g_bias, d_ln_f, last, &self.ln_f_mean[..n], &self.ln_f_rstd[..n], gain, d);
+
+        // The blocks, last to first: d_top holds the gradient of block i's output.
+        let block_len = s.block_len();
+        for i in (0..s.n_layers).rev() {
+            let x = stream_into(&self.encoded, &self.blocks, self.block_region, i, &bs);
+            let a = activations(split(&self.blocks[i * self.block_region..], bs.activation_lens()));
+            let start = s.block_offset(i);
+            let w = tensors(split(&self.params[start..], bs.tensor_lens()));
+            let mut g = tensors(split_mut(&mut g_blocks[i * block_len..(i + 1) * block_len], bs.tensor_lens()));
+            block_backward(d_below, &mut g, &mut self.scratch, d_top, x, &w, &a, &bs);
+            std::mem::swap(&mut d_top, &mut d_below);
+        }
+
+        // The tables: d_top now holds the gradient of the stream entering block 0.
+        embedding_backward(g_wte, g_wpe, d_top, &self.ids[..n], seq_len, d);
+        Ok(())
+    }
+}

@@ -1,0 +1,76 @@
+//! The evaluation protocol, the one way every loss in this project is measured (`tblock eval`, the
+//! held-out curve while training, the reference losses, the experiments): encode the text, cut it
+//! into consecutive, non-overlapping windows of P + 1 symbols (the last partial window is dropped),
+//! feed each window's first P symbols, and score the symbol that follows at every one of those P
+//! positions. The loss is the mean cross-entropy over all scored positions, in nats.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::nn::TrainableGpt;
+use crate::numbers::thousands;
+
+/// A loss and how many positions it averages.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Mean cross-entropy in nats.
+    pub loss: f64,
+    /// Scored positions (the number of windows times P).
+    pub tokens: usize,
+}
+
+/// The protocol's windows of `context` + 1 ids.
+pub fn windows(ids: &[usize], context: usize) -> std::slice::ChunksExact<'_, usize> {
+    ids.chunks_exact(context + 1)
+}
+
+/// The scored pairs of the protocol: (the symbol before, the symbol to predict), for a baseline
+/// that looks back one symbol at most; the model sees the whole window before each target.
+pub fn scored_pairs(ids: &[usize], context: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    windows(ids, context).flat_map(|w| w.windows(2).map(|p| (p[0], p[1])))
+}
+
+/// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
+pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
+    let p = model.shape.context;
+    let all: Vec<&[usize]> = windows(ids, p).collect();
+    if all.is_empty() {
+        return Err(Error::field(
+            "text",
+            format!(
+                "has {} symbols; the loss needs at least one window of {} (the model reads {p} and predicts the next)",
+                thousands(ids.len() as u64),
+                p + 1
+            ),
+        ));
+    }
+    let batch = model.max_batch();
+    let (mut inputs, mut targets) = (Vec::with_capacity(batch * p), Vec::with_capacity(batch * p));
+    let mut total = 0.0f64;
+    for group in all.chunks(batch) {
+        inputs.clear();
+        targets.clear();
+        for w in group {
+            inputs.extend_from_slice(&w[..p]);
+            targets.extend_from_slice(&w[1..]);
+        }
+        model.forward(&inputs, Some(&targets), group.len(), p)?;
+        total += model.losses().iter().map(|&l| l as f64).sum::<f64>();
+    }
+    let tokens = all.len() * p;
+    Ok(Evaluation { loss: total / tokens as f64, tokens })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_do_not_overlap_and_the_partial_one_is_dropped() {
+        let ids: Vec<usize> = (0..40).collect();
+        let w: Vec<&[usize]> = windows(&ids, 16).collect();
+        assert_eq!(w, [&ids[0..17], &ids[17..34]]);
+        assert_eq!(scored_pairs(&ids, 16).count(), 32);
+        assert_eq!(scored_pairs(&ids, 16).nth(16), Some((17, 18)));
+    }
+}

@@ -1,0 +1,29 @@
+//! What learning needs beyond the layers (whose forward and backward passes are in [`crate::nn`]):
+//!
+//! - [`tokenizer`]: 50 character symbols, read from `crate/data/vocab.json`.
+//! - [`corpus`]: the text as ids (by default the lesson page's own prose), its held-out tail, and
+//!   seeded batches.
+//! - [`evaluate`]: the one evaluation protocol every loss is measured by.
+//! - [`baselines`]: the uniform, unigram and bigram losses a model is measured against.
+//! - [`optimizer`]: AdamW, gradient clipping, warmup and cosine learning rates.
+//! - [`settings`]: what a run is set by, its defaults and its limits.
+//! - [`trainer`]: the loop, one step at a time.
+//! - [`sample`]: writing text with a model, and its next-symbol probabilities.
+//! - [`shipped`]: the trained TinyGPT the page ships.
+
+pub mod baselines;
+pub mod corpus;
+pub mod evaluate;
+pub mod optimizer;
+pub mod sample;
+pub mod settings;
+pub mod shipped;
+pub mod tokenizer;
+pub mod trainer;
+
+pub use baselines::ReferenceLosses;
+pub use corpus::Corpus;
+pub use evaluate::{evaluate, Evaluation};
+pub use settings::TrainSettings;
+pub use tokenizer::Vocabulary;
+pub use trainer::{StepReport, Trainer};

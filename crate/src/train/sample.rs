@@ -1,0 +1,199 @@
+//! Writing text with a trained model: feed the prompt, turn the last position's logits into
+//! probabilities (divided by a temperature first), draw the next symbol, append it, repeat. The
+//! model sees at most its last P symbols. Temperature 0 always takes the most likely symbol.
+
+use serde::Serialize;
+
+use super::tokenizer::Vocabulary;
+use crate::error::{Error, Result};
+use crate::nn::init::Rng;
+use crate::nn::{TinyGpt, TrainableGpt};
+use crate::numbers::thousands;
+
+pub const MAX_LENGTH: usize = 10_000;
+pub const MAX_TEMPERATURE: f64 = 10.0;
+
+/// The ids a model reads for a prompt: its symbols, or a newline when it is empty (the model needs
+/// one symbol to start from, and a new line is where text starts).
+fn prompt_ids(vocab: &Vocabulary, prompt: &str) -> Vec<usize> {
+    let ids = vocab.encode(prompt);
+    if ids.is_empty() {
+        vocab.encode("\n")
+    } else {
+        ids
+    }
+}
+
+/// Probabilities of the next symbol after the last position of the model's last forward pass.
+fn next_probabilities(model: &TrainableGpt, temperature: f64, out: &mut Vec<f64>) {
+    let v = model.shape.vocab_size;
+    let logits = model.logits();
+    let last = &logits[logits.len() - v..];
+    out.clear();
+    if temperature == 0.0 {
+        let best = last.iter().enumerate().fold(0, |b, (i, &z)| if z > last[b] { i } else { b });
+        out.extend((0..v).map(|i| if i == best { 1.0 } else { 0.0 }));
+        return;
+    }
+    let max = last.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+    out.extend(last.iter().map(|&z| ((z as f64 - max) / temperature).exp()));
+    let sum: f64 = out.iter().sum();
+    out.iter_mut().for_each(|p| *p /= sum);
+}
+
+/// `length` symbols of text following `prompt`, drawn with `temperature` from a generator seeded
+/// with `seed`.
+pub fn generate(
+    model: &mut TrainableGpt,
+    vocab: &Vocabulary,
+    prompt: &str,
+    length: usize,
+    temperature: f64,
+    seed: u64,
+) -> Result<String> {
+    if length == 0 || length > MAX_LENGTH {
+        return Err(Error::out_of_range(
+            "length",
+            thousands(length as u64),
+            format!("write 1 to {} characters", thousands(MAX_LENGTH as u64)),
+        ));
+    }
+    if !(temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature)) {
+        return Err(Error::out_of_range(
+            "temperature",
+            temperature,
+            "give 0 (always the likeliest) to 10; 1 samples the model as it is, below 1 is more cautious",
+        ));
+    }
+    let p = model.shape.context;
+    let mut ids = prompt_ids(vocab, prompt);
+    let mut rng = Rng::new(seed);
+    let mut probs = Vec::with_capacity(model.shape.vocab_size);
+    let start = ids.len();
+    for _ in 0..length {
+        let window = &ids[ids.len().saturating_sub(p)..];
+        model.forward(window, None, 1, window.len())?;
+        next_probabilities(model, temperature, &mut probs);
+        let mut u = rng.uniform(); // (0, 1]
+        let mut next = probs.len() - 1;
+        for (i, &q) in probs.iter().enumerate() {
+            if u <= q {
+                next = i;
+                break;
+            }
+            u -= q;
+        }
+        ids.push(next);
+    }
+    Ok(vocab.decode(&ids[start..]))
+}
+
+/// One position's likeliest next symbols.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NextSymbols {
+    /// The symbol at this position.
+    pub symbol: String,
+    /// The likeliest next symbols with their probabilities, most likely first.
+    pub next: Vec<(String, f64)>,
+}
+
+/// What a model makes of a text: the symbols it read (at most its last P), the stream after the last
+/// block and the logits (row-major, a row per position), and each position's likeliest next symbols.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reading {
+    pub symbols: Vec<String>,
+    pub ids: Vec<usize>,
+    /// Symbols at the start of the text that did not fit in the model's P positions.
+    pub dropped: usize,
+    pub stream_shape: [usize; 2],
+    pub stream: Vec<f32>,
+    pub logits_shape: [usize; 2],
+    pub logits: Vec<f32>,
+    pub next: Vec<NextSymbols>,
+}
+
+/// The `k` likeliest symbols of one row of logits, with their softmax probabilities.
+fn likeliest(vocab: &Vocabulary, row: &[f32], k: usize) -> Vec<(String, f64)> {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+    let mut p: Vec<(usize, f64)> = row.iter().map(|&z| (z as f64 - max).exp()).enumerate().collect();
+    let sum: f64 = p.iter().map(|x| x.1).sum();
+    p.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    p.iter().take(k).map(|&(i, q)| (vocab.decode(&[i]), q / sum)).collect()
+}
+
+/// Run `model` on the last P symbols of `text` and keep what the page shows (see [`Reading`]).
+pub fn read(model: &TinyGpt, vocab: &Vocabulary, text: &str, k: usize) -> Result<Reading> {
+    let all = vocab.encode(text);
+    if all.is_empty() {
+        return Err(Error::out_of_range("text", "(empty)", "type at least one character"));
+    }
+    let dropped = all.len().saturating_sub(model.context());
+    let ids = all[dropped..].to_vec();
+    let stream = model.hidden(&ids)?;
+    let logits = model.forward(&ids)?;
+    let row_major = |m: &crate::nn::Matrix| m.transpose().as_slice().to_vec();
+    let v = logits.ncols();
+    let logits_rows = row_major(&logits);
+    let next = ids
+        .iter()
+        .zip(logits_rows.chunks_exact(v))
+        .map(|(&id, row)| NextSymbols { symbol: vocab.decode(&[id]), next: likeliest(vocab, row, k) })
+        .collect();
+    Ok(Reading {
+        symbols: ids.iter().map(|&i| vocab.decode(&[i])).collect(),
+        dropped,
+        stream_shape: [stream.nrows(), stream.ncols()],
+        stream: row_major(&stream),
+        logits_shape: [logits.nrows(), v],
+        logits: logits_rows,
+        next,
+        ids,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_text_and_bad_settings_say_what_is_allowed() {
+        let mut m = TrainableGpt::from_model(&TinyGpt::tiny(0), 1).unwrap();
+        let v = Vocabulary::lessons();
+        let a = generate(&mut m, &v, "the ", 40, 1.0, 3).unwrap();
+        assert_eq!(a.chars().count(), 40);
+        assert_eq!(a, generate(&mut m, &v, "the ", 40, 1.0, 3).unwrap());
+        let greedy = generate(&mut m, &v, "", 5, 0.0, 1).unwrap();
+        assert_eq!(greedy, generate(&mut m, &v, "", 5, 0.0, 2).unwrap(), "temperature 0 does not draw");
+        assert_eq!(
+            generate(&mut m, &v, "a", 0, 1.0, 0).unwrap_err().to_string(),
+            "length 0 is out of range: write 1 to 10,000 characters"
+        );
+        assert!(generate(&mut m, &v, "a", 5, f64::NAN, 0)
+            .unwrap_err()
+            .to_string()
+            .starts_with("temperature NaN is out of range: give 0"));
+        assert!(generate(&mut m, &v, "a", 5, -1.0, 0).is_err());
+    }
+
+    #[test]
+    fn next_symbol_probabilities_sum_to_one_at_every_position() {
+        let m = TinyGpt::tiny(0);
+        let v = Vocabulary::lessons();
+        let reading = read(&m, &v, "Attention!", 50).unwrap();
+        assert_eq!((reading.symbols.len(), reading.dropped), (10, 0));
+        assert_eq!(reading.stream_shape, [10, 32]);
+        assert_eq!(reading.logits_shape, [10, 50]);
+        let rows = reading.next;
+        assert_eq!(rows[0].symbol, "a");
+        for r in &rows {
+            assert!((r.next.iter().map(|x| x.1).sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!(r.next.windows(2).all(|w| w[0].1 >= w[1].1));
+        }
+        assert_eq!(
+            read(&m, &v, "", 3).unwrap_err().to_string(),
+            "text (empty) is out of range: type at least one character"
+        );
+        let long = read(&m, &v, "abcdefghijklmnopqrstuvwxyz", 1).unwrap();
+        assert_eq!((long.dropped, long.symbols.concat()), (10, "klmnopqrstuvwxyz".to_string()));
+    }
+}

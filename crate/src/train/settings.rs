@@ -1,0 +1,149 @@
+//! Everything a training run is set by, with the defaults the lessons use and the ranges allowed.
+//! The defaults give a visible drop below the bigram line within a few seconds: the lessons'
+//! TinyGPT (2 blocks of width 32, 4 heads, 16 positions), batches of 16 windows of 16, AdamW at
+//! 3e-3 with a cosine, 600 steps.
+
+use serde::{Deserialize, Serialize};
+
+use super::optimizer::Schedule;
+use crate::error::{Error, Result};
+use crate::nn::NormPlacement;
+use crate::numbers::thousands;
+
+/// The most steps one run may take (about 10 minutes natively, far more in a page).
+pub const MAX_STEPS: usize = 100_000;
+pub const MAX_LAYERS: usize = 8;
+pub const WIDTHS: (usize, usize) = (16, 128);
+pub const MAX_BATCH: usize = 64;
+/// TinyGPT's context: the windows it trains on are this long.
+pub const CONTEXT: usize = 16;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrainSettings {
+    /// Optimizer steps.
+    pub steps: usize,
+    /// Seeds the initial weights and (through a second generator) the order of the batches.
+    pub seed: u64,
+    /// The peak learning rate.
+    pub learning_rate: f64,
+    /// Steps of linear warmup before the peak (0: none).
+    pub warmup: usize,
+    pub schedule: Schedule,
+    /// L: blocks, 1 to 8.
+    pub layers: usize,
+    /// d: width, 16 to 128, a multiple of the head count.
+    pub width: usize,
+    pub heads: usize,
+    /// Pre-LN (GPT-2) or post-LN (the original transformer).
+    pub norm: NormPlacement,
+    /// B: windows per step.
+    pub batch: usize,
+    /// AdamW's decoupled weight decay, on the matrices only.
+    pub weight_decay: f64,
+    /// The gradient's global norm is clipped to this.
+    pub grad_clip: f64,
+}
+
+impl Default for TrainSettings {
+    fn default() -> TrainSettings {
+        TrainSettings {
+            steps: 600,
+            seed: 0,
+            learning_rate: 3e-3,
+            warmup: 0,
+            schedule: Schedule::Cosine,
+            layers: 2,
+            width: 32,
+            heads: 4,
+            norm: NormPlacement::Pre,
+            batch: 16,
+            weight_decay: 0.1,
+            grad_clip: 1.0,
+        }
+    }
+}
+
+fn in_range(what: &str, value: usize, (lo, hi): (usize, usize), allowed: &str) -> Result<()> {
+    if value < lo || value > hi {
+        return Err(Error::out_of_range(what, thousands(value as u64), allowed));
+    }
+    Ok(())
+}
+
+impl TrainSettings {
+    /// Check every setting; the message says what is allowed.
+    pub fn validate(&self) -> Result<()> {
+        in_range(
+            "steps",
+            self.steps,
+            (1, MAX_STEPS),
+            &format!("train for 1 to {} steps", thousands(MAX_STEPS as u64)),
+        )?;
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            return Err(Error::out_of_range(
+                "learning rate",
+                self.learning_rate,
+                "give a positive number up to 1 (3e-3 trains TinyGPT well)",
+            ));
+        }
+        in_range(
+            "warmup",
+            self.warmup,
+            (0, self.steps),
+            &format!("give 0 to the {} steps of the run", thousands(self.steps as u64)),
+        )?;
+        in_range("layers", self.layers, (1, MAX_LAYERS), &format!("give 1 to {MAX_LAYERS} blocks"))?;
+        in_range("heads", self.heads, (1, WIDTHS.1), &format!("give 1 to {} heads", WIDTHS.1))?;
+        let (lo, hi) = WIDTHS;
+        if self.width < lo || self.width > hi || self.width % self.heads != 0 {
+            let multiples =
+                if self.heads > 1 { format!(", a multiple of the {} heads", self.heads) } else { String::new() };
+            return Err(Error::out_of_range("width", self.width, format!("give {lo} to {hi}{multiples}")));
+        }
+        in_range("batch", self.batch, (1, MAX_BATCH), &format!("give 1 to {MAX_BATCH} windows per step"))?;
+        if !(self.weight_decay.is_finite() && (0.0..=1.0).contains(&self.weight_decay)) {
+            return Err(Error::out_of_range("weight decay", self.weight_decay, "give 0 to 1 (0.1 is usual)"));
+        }
+        if !(self.grad_clip.is_finite() && self.grad_clip > 0.0) {
+            return Err(Error::out_of_range("gradient clipping", self.grad_clip, "give a positive norm (1 is usual)"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_valid_and_bad_settings_say_what_is_allowed() {
+        TrainSettings::default().validate().unwrap();
+        let e = |f: fn(&mut TrainSettings)| {
+            let mut s = TrainSettings::default();
+            f(&mut s);
+            s.validate().unwrap_err().to_string()
+        };
+        assert_eq!(e(|s| s.steps = 0), "steps 0 is out of range: train for 1 to 100,000 steps");
+        assert_eq!(e(|s| s.steps = 1_000_000), "steps 1,000,000 is out of range: train for 1 to 100,000 steps");
+        assert_eq!(
+            e(|s| s.learning_rate = 0.0),
+            "learning rate 0 is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
+        );
+        assert_eq!(
+            e(|s| s.learning_rate = f64::NAN),
+            "learning rate NaN is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
+        );
+        assert_eq!(
+            e(|s| s.learning_rate = -1.0),
+            "learning rate -1 is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
+        );
+        assert_eq!(e(|s| s.layers = 9), "layers 9 is out of range: give 1 to 8 blocks");
+        assert_eq!(e(|s| s.layers = 0), "layers 0 is out of range: give 1 to 8 blocks");
+        assert_eq!(e(|s| s.width = 30), "width 30 is out of range: give 16 to 128, a multiple of the 4 heads");
+        assert_eq!(e(|s| s.width = 256), "width 256 is out of range: give 16 to 128, a multiple of the 4 heads");
+        assert_eq!(e(|s| s.warmup = 601), "warmup 601 is out of range: give 0 to the 600 steps of the run");
+        assert_eq!(e(|s| s.batch = 0), "batch 0 is out of range: give 1 to 64 windows per step");
+        assert_eq!(e(|s| s.heads = 0), "heads 0 is out of range: give 1 to 128 heads");
+    }
+}

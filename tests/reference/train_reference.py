@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Reference fixtures for TinyGPT's training: the backward pass and AdamW, computed again by PyTorch's
+autograd, independently of the Rust.
+
+What it does
+  1. Loads a committed checkpoint (fixtures/tiny-gpt-seed-7-stretched.safetensors: TinyGPT with
+     non-trivial gains, biases and matrices, Hugging Face GPT-2 names) into a GPT written here in
+     PyTorch from the math (token + position tables, pre-LN or post-LN blocks of causal multi-head
+     attention and a GELU feed-forward, a final LayerNorm, the tied output head, cross-entropy), in
+     float64.
+  2. Draws 10 batches of 4 windows of 16 symbols from the lesson prose (crate/data/lesson-prose.txt,
+     encoded with crate/data/vocab.json: lowercase, every other character the last symbol).
+  3. For pre-LN and for post-LN, writes
+       fixtures/training/train-{norm}.json               the batches, the settings, the loss of batch 0 and the
+                                                loss of every step
+       fixtures/training/train-{norm}-grads.safetensors  every parameter's gradient at batch 0 (Hugging Face
+                                                names and layout, F32)
+       fixtures/training/train-{norm}-after.safetensors  every parameter after 10 AdamW steps (β 0.9/0.95,
+                                                ε 1e-8, weight decay 0.1 on 2-D tensors, gradient
+                                                norm clipped to 1, learning rate: 3 steps of linear
+                                                warmup to 3e-3, then a cosine towards 3e-4)
+  4. With --transformers DIR: loads a model directory that `tblock train` wrote with transformers'
+     GPT2LMHeadModel.from_pretrained(DIR) (which must report no missing or unexpected weights) and
+     writes its logits for a few inputs to fixtures/training/transformers-logits.json.
+  5. With --bench: times this model in float32, eager, on one thread of this machine: a training
+     step at batch 16 x 16 (forward, backward, clipping, AdamW) and a forward pass at T = 16 and 5.
+
+crate/tests/training_reference.rs checks the Rust against these files (1e-4 relative, per tensor);
+CI needs only the committed files, not Python.
+
+Usage (from the repository root; see tests/reference/README.md):
+  python3 -m venv tests/reference/.venv
+  tests/reference/.venv/bin/pip install -r tests/reference/requirements-torch.txt
+  tests/reference/.venv/bin/python tests/reference/train_reference.py
+  tests/reference/.venv/bin/python tests/reference/train_reference.py --transformers tests/reference/fixtures/training/trained
+  tests/reference/.venv/bin/python tests/reference/train_reference.py --bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from safetensors.torch import load_file, save_file
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures" / "training"
+REPO = HERE.parent.parent
+CHECKPOINT = HERE / "fixtures" / "tiny-gpt-seed-7-stretched.safetensors"
+
+BATCH, SEQ, STEPS = 4, 16, 10
+SETTINGS = {
+    "learning_rate": 3e-3,
+    "warmup": 3,
+    "steps": STEPS,
+    "schedule": "cosine",
+    "weight_decay": 0.1,
+    "grad_clip": 1.0,
+    "betas": [0.9, 0.95],
+    "eps": 1e-8,
+}
+
+
+# --------------------------------------------------------------------------------------------------
+# Data
+
+
+def encode(text: str, vocab: dict[str, int]) -> list[int]:
+    """One id per character: lowercase, the 49 known symbols, everything else the U+FFFD symbol."""
+    other = vocab["\ufffd"]
+    return [vocab.get(c, other) for c in text.lower() if c != "\r"]
+
+
+def batches(seed: int = 2026) -> list[tuple[list[list[int]], list[list[int]]]]:
+    """STEPS batches of BATCH windows: (ids, targets one ahead), from a seeded torch generator."""
+    vocab = json.loads((REPO / "crate/data/vocab.json").read_text(encoding="utf-8"))
+    ids = encode((REPO / "crate/data/lesson-prose.txt").read_text(encoding="utf-8"), vocab)
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for _ in range(STEPS):
+        starts = torch.randint(0, len(ids) - SEQ, (BATCH,), generator=g).tolist()
+        out.append(([ids[s : s + SEQ] for s in starts], [ids[s + 1 : s + SEQ + 1] for s in starts]))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The model, from the math
+
+
+def load_params(dtype=torch.float64) -> tuple[dict[str, torch.Tensor], dict]:
+    """The checkpoint's tensors by Hugging Face name (no `transformer.` prefix), as leaf tensors."""
+    tensors = load_file(str(CHECKPOINT))
+    with open(CHECKPOINT, "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        config = json.loads(json.loads(f.read(n))["__metadata__"]["config"])
+    params = {k.removeprefix("transformer."): v.to(dtype).clone().requires_grad_(True) for k, v in tensors.items()}
+    return params, config
+
+
+def layer_norm(x, p, name, eps):
+    return F.layer_norm(x, (x.shape[-1],), p[f"{name}.weight"], p[f"{name}.bias"], eps)
+
+
+def attention(x, p, prefix, n_head):
+    """Causal multi-head self-attention; Conv1D weights are [in, out]."""
+    B, T, d = x.shape
+    qkv = x @ p[f"{prefix}.c_attn.weight"]
+    if f"{prefix}.c_attn.bias" in p:
+        qkv = qkv + p[f"{prefix}.c_attn.bias"]
+    q, k, v = qkv.split(d, dim=-1)
+    q, k, v = (t.view(B, T, n_head, d // n_head).transpose(1, 2) for t in (q, k, v))  # [B, h, T, hd]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(d // n_head)
+    mask = torch.ones(T, T, dtype=torch.bool).tril()
+    weights = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)
+    y = (weights @ v).transpose(1, 2).reshape(B, T, d)
+    y = y @ p[f"{prefix}.c_proj.weight"]
+    if f"{prefix}.c_proj.bias" in p:
+        y = y + p[f"{prefix}.c_proj.bias"]
+    return y
+
+
+def feed_forward(x, p, prefix):
+    h = F.gelu(x @ p[f"{prefix}.c_fc.weight"] + p[f"{prefix}.c_fc.bias"], approximate="tanh")
+    return h @ p[f"{prefix}.c_proj.weight"] + p[f"{prefix}.c_proj.bias"]
+
+
+def loss_of(p, config, norm, ids, targets):
+    """Mean cross-entropy of the next symbol at every position, in nats."""
+    eps, n_head = float(config["layer_norm_epsilon"]), int(config["n_head"])
+    ids, targets = torch.tensor(ids), torch.tensor(targets)
+    T = ids.shape[1]
+    x = p["wte.weight"][ids] + p["wpe.weight"][:T]
+    n_layer = sum(1 for k in p if k.endswith(".ln_1.weight"))
+    for i in range(n_layer):
+        b = f"h.{i}"
+        if norm == "pre":
+            x = x + attention(layer_norm(x, p, f"{b}.ln_1", eps), p, f"{b}.attn", n_head)
+            x = x + feed_forward(layer_norm(x, p, f"{b}.ln_2", eps), p, f"{b}.mlp")
+        else:
+            x = layer_norm(x + attention(x, p, f"{b}.attn", n_head), p, f"{b}.ln_1", eps)
+            x = layer_norm(x + feed_forward(x, p, f"{b}.mlp"), p, f"{b}.ln_2", eps)
+    logits = layer_norm(x, p, "ln_f", eps) @ p["wte.weight"].T  # the tied head
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+
+
+def learning_rate(step: int) -> float:
+    """Linear warmup over `warmup` steps to the peak, then half a cosine towards a tenth of it."""
+    peak, warmup, steps = SETTINGS["learning_rate"], SETTINGS["warmup"], SETTINGS["steps"]
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    progress = (step - warmup) / max(1, steps - warmup)
+    return peak / 10 + 0.5 * (peak - peak / 10) * (1 + math.cos(math.pi * progress))
+
+
+def optimizer(p, lr=SETTINGS["learning_rate"]):
+    decay = [t for t in p.values() if t.dim() == 2]
+    rest = [t for t in p.values() if t.dim() != 2]
+    groups = [{"params": decay, "weight_decay": SETTINGS["weight_decay"]}, {"params": rest, "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=lr, betas=tuple(SETTINGS["betas"]), eps=SETTINGS["eps"])
+
+
+def as_f32(p, grads=False) -> dict[str, torch.Tensor]:
+    return {k: (v.grad if grads else v).detach().to(torch.float32).contiguous() for k, v in p.items()}
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def write_training_fixtures() -> None:
+    data = batches()
+    for norm in ("pre", "post"):
+        p, config = load_params()
+        loss = loss_of(p, config, norm, *data[0])
+        loss.backward()
+        save_file(as_f32(p, grads=True), str(FIXTURES / f"train-{norm}-grads.safetensors"))
+        first_loss = loss.item()
+
+        p, config = load_params()
+        opt = optimizer(p)
+        losses = []
+        for step, (ids, targets) in enumerate(data):
+            for group in opt.param_groups:
+                group["lr"] = learning_rate(step)
+            opt.zero_grad()
+            loss = loss_of(p, config, norm, ids, targets)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(list(p.values()), SETTINGS["grad_clip"])
+            opt.step()
+            losses.append(loss.item())
+        save_file(as_f32(p), str(FIXTURES / f"train-{norm}-after.safetensors"))
+        fixture = {
+            "checkpoint": CHECKPOINT.name,
+            "norm": norm,
+            "settings": SETTINGS,
+            "batches": [{"ids": ids, "targets": targets} for ids, targets in data],
+            "loss": first_loss,
+            "losses": losses,
+        }
+        (FIXTURES / f"train-{norm}.json").write_text(json.dumps(fixture, indent=1) + "\n")
+        print(f"{norm}-LN: loss {first_loss:.6f}, after {STEPS} steps {losses[-1]:.6f}")
+
+
+def write_transformers_logits(model_dir: Path) -> None:
+    from transformers import GPT2LMHeadModel
+
+    model, info = GPT2LMHeadModel.from_pretrained(str(model_dir), output_loading_info=True)
+    problems = {k: v for k, v in info.items() if v}
+    if problems:
+        raise SystemExit(f"{model_dir}: transformers did not load it as it is: {problems}")
+    model.eval()
+    inputs = [[3, 1, 4, 1, 5], list(range(16)), [0], [49, 23, 24, 25, 1, 9, 0, 45]]
+    cases = []
+    with torch.no_grad():
+        for ids in inputs:
+            logits = model(torch.tensor([ids])).logits[0]
+            cases.append({"ids": ids, "logits": [[round(x, 7) for x in row] for row in logits.tolist()]})
+    out = {"model_dir": str(model_dir.relative_to(REPO)), "cases": cases}
+    (FIXTURES / "transformers-logits.json").write_text(json.dumps(out) + "\n")
+    print(f"transformers loaded {model_dir} with nothing missing; logits of {len(cases)} inputs written")
+
+
+def bench() -> None:
+    """PyTorch eager, float32, one thread: a training step at 16 x 16 and forward passes."""
+    torch.set_num_threads(1)
+    p, config = load_params(torch.float32)
+    opt = optimizer(p)
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(0, 50, (16, 17), generator=g).tolist()
+    x, y = [r[:16] for r in ids], [r[1:] for r in ids]
+
+    def step():
+        opt.zero_grad()
+        loss = loss_of(p, config, "pre", x, y)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(list(p.values()), 1.0)
+        opt.step()
+
+    def timed(fn, n):
+        for _ in range(max(3, n // 10)):
+            fn()
+        samples = []
+        for _ in range(n):
+            t = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t)
+        samples.sort()
+        return samples[len(samples) // 2]
+
+    step_s = timed(step, 300)
+    with torch.no_grad():
+        fwd16 = timed(lambda: loss_of(p, config, "pre", [x[0]], [y[0]]), 1000)
+        fwd5 = timed(lambda: loss_of(p, config, "pre", [x[0][:5]], [y[0][:5]]), 1000)
+    print(json.dumps({
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "train_step_16x16_ms": step_s * 1e3,
+        "train_tokens_per_second": 256 / step_s,
+        "forward_T16_us": fwd16 * 1e6,
+        "forward_T5_us": fwd5 * 1e6,
+    }, indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--transformers", type=Path, help="a model directory tblock train wrote")
+    parser.add_argument("--bench", action="store_true", help="time PyTorch eager on this machine")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    if args.bench:
+        bench()
+    elif args.transformers:
+        write_transformers_logits(args.transformers.resolve())
+    else:
+        write_training_fixtures()
+
+
+if __name__ == "__main__":
+    main()
