@@ -69,7 +69,7 @@ corpus: wasm
 # The trained TinyGPT the page ships, compiled into the wasm. The settings are these and nothing
 # else (the lessons' TinyGPT, seed 0, 6,000 steps, the defaults of `tblock train`); the same
 # binary on the same platform writes the same bytes. Optimised build (the bench profile): ~20 s.
-WEIGHTS_SETTINGS := --seed 0 --steps 6000 --lr 0.003 --layers 2 --width 32 --heads 4 --norm pre --batch 16 --dtype f16
+WEIGHTS_SETTINGS := --seed 0 --steps 6000 --lr 0.003 --layers 2 --width 32 --heads 4 --norm pre --batch 16 --dtype int8
 weights: export WEIGHTS_SETTINGS := $(WEIGHTS_SETTINGS)
 weights:
 	$(call stage,'weights: tblock train $(WEIGHTS_SETTINGS) --out crate/data/tiny-gpt')
@@ -96,7 +96,7 @@ test-fmt:
 test-clippy:
 	$(call stage,'test 2/7: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy --package transformer-block --lib --test web --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package transformer-block --lib --test web --test web_train --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:
 	$(call stage,'test 3/7: Rust tests (native)')

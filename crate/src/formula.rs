@@ -88,7 +88,7 @@ impl Poly {
         let mut map = BTreeMap::new();
         if c != 0 {
             let mut key = syms.to_vec();
-            key.sort();
+            crate::numbers::sort_small_by(&mut key, |a, b| a < b);
             map.insert(key, c);
         }
         Poly(map)
@@ -111,7 +111,7 @@ impl Poly {
         for (ka, ca) in &self.0 {
             for (kb, cb) in &other.0 {
                 let mut key: Vec<Sym> = ka.iter().chain(kb.iter()).copied().collect();
-                key.sort();
+                crate::numbers::sort_small_by(&mut key, |a, b| a < b);
                 *out.entry(key).or_insert(0) += ca * cb;
             }
         }
@@ -173,7 +173,7 @@ impl fmt::Display for Poly {
         }
         // Highest degree first; within a degree, the symbols' order.
         let mut terms: Vec<(&Vec<Sym>, &u64)> = self.0.iter().collect();
-        terms.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(b.0)));
+        crate::numbers::sort_small_by(&mut terms, |a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(b.0)).is_lt());
         let text: Vec<String> = terms.iter().map(|(s, c)| monomial(s, **c)).collect();
         write!(f, "{}", text.join(" + "))
     }

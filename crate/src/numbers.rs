@@ -27,9 +27,31 @@ pub fn whole_number(what: &str, x: f64) -> Result<u64> {
     }
 }
 
+/// Sort a short list in place, stably, by `less` (insertion sort). The lists this crate sorts hold a
+/// few dozen items at most (experts, symbols of a monomial, terms of a formula, a vocabulary), and
+/// the standard library's sort, compiled once per element type, adds kilobytes to the wasm each time.
+pub fn sort_small_by<T>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && less(&items[j], &items[j - 1]) {
+            items.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{thousands, whole_number};
+    use super::{sort_small_by, thousands, whole_number};
+
+    #[test]
+    fn small_sorts_are_stable() {
+        let mut v = [(3, 'a'), (1, 'b'), (3, 'c'), (0, 'd'), (1, 'e')];
+        sort_small_by(&mut v, |a, b| a.0 < b.0);
+        assert_eq!(v, [(0, 'd'), (1, 'b'), (1, 'e'), (3, 'a'), (3, 'c')]);
+        let mut empty: [u8; 0] = [];
+        sort_small_by(&mut empty, |a, b| a < b);
+    }
 
     #[test]
     fn groups_digits_in_threes() {

@@ -207,18 +207,18 @@ use crate::train::shipped::{shipped_model, SHIPPED_TRAINING};
 use crate::train::trainer::initial_model;
 use crate::train::{corpus::LESSON_PROSE, Corpus, TrainSettings, Trainer, Vocabulary};
 
-/// A count typed into the page: a whole number, or (when it is a whole number past what a JavaScript
-/// number holds exactly) "very large", which the range check then refuses with its own message.
+/// A count typed into the page: a whole number. One far past any limit (1e300, say) is refused here,
+/// written as typed ("1e300"), with what is allowed; the settings' own check does the rest.
 fn amount(what: &str, x: f64) -> Result<usize, Error> {
-    if x.is_finite() && x.fract() == 0.0 && x > 9_007_199_254_740_991.0 {
-        return Ok(usize::MAX);
+    if x.is_finite() && x.fract() == 0.0 && x > 1e9 {
+        return Err(Error::out_of_range(what, format!("{x:e}"), crate::train::settings::allowed(what)));
     }
     whole(what, x)
 }
 
 /// What JavaScript may set; anything left out keeps its default.
 #[derive(serde::Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 struct JsTrainSettings {
     steps: Option<f64>,
     seed: Option<f64>,
@@ -230,18 +230,46 @@ struct JsTrainSettings {
     heads: Option<f64>,
     norm: Option<String>,
     batch: Option<f64>,
+    weight_decay: Option<f64>,
+    grad_clip: Option<f64>,
 }
+
+/// The settings an object may carry.
+const SETTING_NAMES: [&str; 12] = [
+    "steps",
+    "seed",
+    "learning_rate",
+    "warmup",
+    "schedule",
+    "layers",
+    "width",
+    "heads",
+    "norm",
+    "batch",
+    "weight_decay",
+    "grad_clip",
+];
 
 fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
     let mut s = TrainSettings::default();
     if value.is_undefined() || value.is_null() {
         return Ok(s);
     }
-    let js: JsTrainSettings = from_js(
-        "the training settings",
-        value,
-        "an object with any of steps, seed, learning_rate, warmup, schedule, layers, width, heads, norm, batch",
-    )?;
+    let expected = format!("an object with any of {}", SETTING_NAMES.join(", "));
+    if !value.is_object() {
+        return Err(Error::Parse { what: "the training settings".into(), problem: format!("expected {expected}") });
+    }
+    // serde-wasm-bindgen reads only the fields it knows: a misspelt one would be ignored in silence.
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !SETTING_NAMES.contains(&key.as_str()) {
+            return Err(Error::Parse {
+                what: "the training settings".into(),
+                problem: format!("{:?} is not a setting; expected {expected}", crate::error::clip(&key)),
+            });
+        }
+    }
+    let js: JsTrainSettings = from_js("the training settings", value, &expected)?;
     let set = |target: &mut usize, what: &str, x: Option<f64>| -> Result<(), Error> {
         if let Some(x) = x {
             *target = amount(what, x)?;
@@ -259,6 +287,12 @@ fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
     }
     if let Some(lr) = js.learning_rate {
         s.learning_rate = lr;
+    }
+    if let Some(x) = js.weight_decay {
+        s.weight_decay = x;
+    }
+    if let Some(x) = js.grad_clip {
+        s.grad_clip = x;
     }
     if let Some(schedule) = js.schedule {
         s.schedule = match schedule.trim() {
@@ -279,12 +313,16 @@ fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
     Ok(s)
 }
 
-/// The defaults of a training run, the limits of each setting, and the default corpus's size.
+/// The defaults of a training run, the limits of each setting, the default corpus's size and the
+/// reference losses of its held-out text (uniform, unigram, bigram).
 #[wasm_bindgen]
 pub fn train_defaults() -> Result<JsValue, JsError> {
     let vocab = Vocabulary::lessons();
-    let corpus = Corpus::lessons(&vocab, crate::train::settings::CONTEXT);
+    let context = crate::train::settings::CONTEXT;
+    let corpus = Corpus::lessons(&vocab, context);
+    let reference = crate::train::baselines::reference_losses(&corpus.train, &corpus.held_out, vocab.len(), context);
     to_js(&serde_json::json!({
+        "reference": reference,
         "settings": TrainSettings::default(),
         "limits": { "max_steps": MAX_STEPS, "layers": [1, MAX_LAYERS], "width": [WIDTHS.0, WIDTHS.1], "batch": [1, MAX_BATCH] },
         "corpus": { "characters": LESSON_PROSE.chars().count(), "train_symbols": corpus.train.len(), "held_out_symbols": corpus.held_out.len() },
@@ -378,9 +416,10 @@ impl TrainingRun {
         Ok(generate(self.trainer.trainable(), &vocab, prompt, length, temperature, seed)?)
     }
 
-    /// The model as it is now: a safetensors file (F32, Hugging Face GPT-2 names).
-    pub fn weights(&self) -> Result<Vec<u8>, JsError> {
-        Ok(checkpoint::save(&self.trainer.model())?)
+    /// The model's parameters as they are now, in one flat list (the layout `CharModel.from_parameters`
+    /// reads with the same settings).
+    pub fn parameters(&mut self) -> Vec<f32> {
+        self.trainer.trainable().params.clone()
     }
 }
 
@@ -408,7 +447,28 @@ impl CharModel {
         Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into() })
     }
 
-    /// A model from a safetensors file (what `TrainingRun.weights()` returns).
+    /// A model trained with `settings` (what `TrainingRun.settings()` returns) from its flat
+    /// `parameters` (what `TrainingRun.parameters()` returns).
+    pub fn from_parameters(settings: JsValue, parameters: &[f32]) -> Result<CharModel, JsError> {
+        let vocab = Vocabulary::lessons();
+        let shape = train_settings(settings)?.shape(vocab.len());
+        if parameters.len() != shape.n_params() {
+            return Err(Error::out_of_range(
+                "the number of parameters",
+                parameters.len(),
+                format!("a model of {} blocks of width {} has {}", shape.n_layers, shape.d_model, shape.n_params()),
+            )
+            .into());
+        }
+        if let Some(i) = parameters.iter().position(|x| !x.is_finite()) {
+            return Err(Error::out_of_range("parameter", i, "every parameter must be a finite number").into());
+        }
+        let mut flat = TrainableGpt::zeros(shape, 1);
+        flat.params.copy_from_slice(parameters);
+        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into() })
+    }
+
+    /// A model from a safetensors file (Hugging Face GPT-2 names, F32 or F16, its config inside).
     pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsError> {
         let model = checkpoint::load(bytes, None)?;
         let vocab = Vocabulary::lessons();

@@ -3,6 +3,7 @@
 //! every tensor whose worst relative error is too large, with that error.
 //!
 //! Also: the flat training model and the matrix TinyGPT give the same logits and convert both ways.
+#![cfg(not(target_arch = "wasm32"))]
 
 use transformer_block::nn::init::Rng;
 use transformer_block::nn::{GptShape, NormPlacement, TinyGpt, TrainableGpt};

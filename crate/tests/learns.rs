@@ -1,5 +1,6 @@
 //! Training actually learns: from the default seed and settings, on the lesson prose, the held-out
 //! loss after the default number of steps is below the bigram loss of the same text.
+#![cfg(not(target_arch = "wasm32"))]
 
 use transformer_block::train::corpus::LESSON_PROSE;
 use transformer_block::train::{TrainSettings, Trainer};

@@ -9,6 +9,7 @@
 //! computed logits; the Rust computes the same from the same directory.
 //!
 //! To regenerate the fixtures, see tests/reference/README.md. CI needs only the committed files.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

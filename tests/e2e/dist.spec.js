@@ -167,6 +167,77 @@ test.describe('the offline lesson, opened from disk', () => {
   });
 });
 
+/** Train a <tb-train> for `steps` steps and return where it ran and what it said. */
+async function trainBriefly(train, steps) {
+  await train.getByLabel('Steps', { exact: true }).fill(String(steps));
+  await train.getByRole('button', { name: 'Train' }).click();
+  await expect(train.locator('.outcome')).toContainText(`After ${steps} steps the held-out loss is`, { timeout: 30_000 });
+  return { where: await train.locator('.where').textContent(), outcome: await train.locator('.outcome').textContent() };
+}
+
+test.describe('training in what dist/ ships', () => {
+  test('the offline lesson trains TinyGPT in a worker started from itself, and its reader uses the model', async ({ page, context }) => {
+    const fileUrl = pathToFileURL(LESSON).href;
+    const requested = [];
+    page.on('request', (req) => requested.push(req.url()));
+    await context.route('**/*', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort('blockedbyclient')));
+    const problems = await watch(page, new URL(fileUrl).origin);
+    await page.goto(fileUrl);
+    await allRendered(page);
+    const train = page.locator('tb-train');
+    await train.scrollIntoViewIfNeeded();
+    const { where } = await trainBriefly(train, 50);
+    expect(where).toBe('Training runs in a background worker: the page stays responsive.');
+    const gpt = page.locator('tb-tiny-gpt');
+    await gpt.getByLabel('Model').selectOption('trained');
+    await expect(gpt.locator('.model-note')).toContainText('trained on this page for 50 steps');
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(requested.filter((url) => url !== fileUrl && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
+  });
+
+  const trainPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Training</title>
+<script src="/transformer-block.js"></script></head><body><tb-train></tb-train></body></html>`;
+
+  test("with the README's policy plus worker-src blob:, the one-script embedding trains in a worker", async ({ page, context }) => {
+    await serveSite(context, {
+      '/train.html': htmlFile(trainPage, `${STRICT_CSP}; worker-src blob:`),
+      '/transformer-block.js': bundleFile(),
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/train.html`);
+    await allRendered(page);
+    const { where } = await trainBriefly(page.locator('tb-train'), 40);
+    expect(where).toBe('Training runs in a background worker: the page stays responsive.');
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  test('where the policy refuses a worker, it trains on the main thread in short slices instead', async ({ page, context }) => {
+    await serveSite(context, {
+      '/train.html': htmlFile(trainPage, STRICT_CSP),
+      '/transformer-block.js': bundleFile(),
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/train.html`);
+    await allRendered(page);
+    // Long tasks: no slice of training may hold the main thread for more than a frame or so.
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: false });
+    });
+    const { where } = await trainBriefly(page.locator('tb-train'), 60);
+    expect(where).toMatch(/^Training runs on the page itself, in slices of a few milliseconds \(the page does not allow a training worker\)\.$/);
+    // The refusal is the browser's report of the policy doing its job, and nothing else went wrong.
+    const violations = await page.evaluate(() => window.__tb.violations);
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.startsWith('worker-src blocked blob'))).toBe(true);
+    expect(problems.filter((p) => !/Content Security Policy|Refused to create a worker/i.test(p))).toEqual([]);
+    const longest = Math.max(0, ...(await page.evaluate(() => window.__long)));
+    expect(longest, 'the longest main-thread task while training, in ms').toBeLessThan(100);
+  });
+});
+
 test.describe('dist/transformer-block.js embedded in a course page', () => {
   const HOSTILE_CSS = `
     * { all: unset !important; }

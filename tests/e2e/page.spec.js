@@ -58,7 +58,7 @@ test('headings go in order, and the contents link to every section', async ({ pa
 
   const toc = page.getByRole('navigation', { name: 'Contents' });
   const links = toc.getByRole('link');
-  await expect(links).toHaveCount(12);
+  await expect(links).toHaveCount(13);
   const targets = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   for (const href of targets) {
     const section = page.locator(`section${href}`);
@@ -173,7 +173,7 @@ test('the gallery lists every widget page, and each one loads', async ({ page, b
   const problems = await openPage(page, '/gallery/');
   const links = page.getByRole('main').getByRole('link');
   const hrefs = (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).filter((h) => h.endsWith('.html'));
-  expect(hrefs).toHaveLength(10);
+  expect(hrefs).toHaveLength(11);
   for (const href of hrefs) {
     const res = await page.request.get(new URL(href, `${baseURL}/gallery/`).href);
     expect(res.status(), href).toBe(200);

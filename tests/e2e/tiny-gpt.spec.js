@@ -1,59 +1,78 @@
-// <tb-tiny-gpt>: token ids into TinyGPT (in the wasm), the stream and logits as heatmaps with their
-// shapes, and the highest-scoring next token at each position.
+// <tb-tiny-gpt>: TinyGPT reading characters (in the wasm): the stream and logits as heatmaps with
+// their shapes, and the likeliest next characters at each position, from the trained model the page
+// ships, an untrained one, or one trained on the page.
 import { test, expect } from '@playwright/test';
 import { openPage, pageOverflow } from './helpers.js';
 
-test('the lesson\u2019s ids give a 5 × 32 stream, 5 × 50 logits and 5 next-token guesses', async ({ page }) => {
+test('the shipped model reads "the residual": 12 × 32 stream, 12 × 50 logits, sensible guesses', async ({ page }) => {
   const problems = await openPage(page, '/gallery/tiny-gpt.html');
   const gpt = page.locator('tb-tiny-gpt').first();
-  await expect(gpt.getByLabel('Token ids')).toHaveValue('3, 1, 4, 1, 5');
-  await expect(gpt.locator('.shape')).toHaveText(['stream 5 × 32', 'logits 5 × 50']);
-  await expect(gpt.locator('.result')).toContainText('27,328 parameters');
-  await expect(gpt.getByRole('img', { name: /^stream 5 × 32 heatmap: values from -0\.093 to 0\.101/ })).toBeVisible();
-  await expect(gpt.getByRole('img', { name: /^logits 5 × 50 heatmap: values from -0\.3 to 0\.46/ })).toBeVisible();
-  await expect(gpt.locator('.next-tokens li')).toHaveText([
-    'after id 3 (position 1 of 5): id 3',
-    'after id 1 (position 2 of 5): id 1',
-    'after id 4 (position 3 of 5): id 4',
-    'after id 1 (position 4 of 5): id 1',
-    'after id 5 (position 5 of 5): id 5',
-  ]);
+  await expect(gpt.getByLabel('Text')).toHaveValue('the residual');
+  await expect(gpt.getByLabel('Model')).toHaveValue('shipped');
+  await expect(gpt.locator('.shape')).toHaveText(['stream 12 × 32', 'logits 12 × 50']);
+  await expect(gpt.locator('.model-note')).toContainText('27,328 parameters, 2 blocks of width 32, trained for 6,000 steps on this page');
+  await expect(gpt.locator('.result')).toContainText('ids (42, 30, 27, 1, 40, 27, 41, 31, 26, 43, 23, 34)');
+  const guesses = gpt.locator('.next-chars li');
+  await expect(guesses).toHaveCount(12);
+  // A trained model knows English a little: "th" -> "e", "the" -> space, "residua" -> "l".
+  await expect(guesses.nth(1)).toContainText(/after h \(position 2 of 12\): e \d+%/);
+  await expect(guesses.nth(2)).toContainText(/after e \(position 3 of 12\): \u2423 \d+%/);
+  await expect(guesses.nth(10)).toContainText(/after a \(position 11 of 12\): l \d+%/);
   // One cell per number, coloured by class (theme variables), and one outline per row of logits.
-  await expect(gpt.locator('svg').first().locator('rect[class^="heat-"]')).toHaveCount(160);
-  await expect(gpt.locator('svg').nth(1).locator('rect.best')).toHaveCount(5);
+  await expect(gpt.locator('svg').first().locator('rect[class^="heat-"]')).toHaveCount(12 * 32);
+  await expect(gpt.locator('svg').nth(1).locator('rect.best')).toHaveCount(12);
+  await expect(gpt.getByRole('img', { name: /^logits 12 × 50 heatmap: values from/ })).toBeVisible();
   expect(problems).toEqual([]);
 });
 
-test('typing ids recomputes; an id past the vocabulary shows the library\u2019s message', async ({ page }) => {
+test('typing recomputes; text longer than 16 characters is read from its last 16', async ({ page }) => {
   const problems = await openPage(page, '/gallery/tiny-gpt.html');
   const gpt = page.locator('tb-tiny-gpt').first();
-  const ids = gpt.getByLabel('Token ids');
-  await ids.click();
-  await ids.press('Control+a');
-  await ids.pressSequentially('7, 8, 9');
-  await expect(ids).toBeFocused();
-  await expect(gpt.locator('.shape')).toHaveText(['stream 3 × 32', 'logits 3 × 50']);
-  await expect(gpt.locator('.next-tokens li')).toHaveCount(3);
-
-  await ids.fill('3, 1, 4, 1, 50');
-  await expect(gpt.getByRole('alert')).toContainText('token id 50 is out of range: ids run from 0 to 49');
-  await expect(gpt.locator('.next-tokens')).toBeHidden();
-  await ids.fill('3, 1, x');
-  await expect(gpt.getByRole('alert')).toHaveText('token ids: "x" is not a number; write numbers separated by commas');
-  await ids.fill('3, 1, 4, 1, 5');
+  const text = gpt.getByLabel('Text');
+  await text.click();
+  await text.press('Control+a');
+  await text.pressSequentially('Attention');
+  await expect(text).toBeFocused();
+  await expect(gpt.locator('.shape')).toHaveText(['stream 9 × 32', 'logits 9 × 50']);
+  await text.fill('Attention mixes positions; the feed-forward does not.');
+  await expect(gpt.locator('.shape')).toHaveText(['stream 16 × 32', 'logits 16 × 50']);
+  await expect(gpt.locator('.result')).toContainText('the first 37 characters do not fit in 16 positions');
+  await text.fill('');
+  await expect(gpt.getByRole('alert')).toHaveText('text (empty) is out of range: type at least one character');
+  await text.fill('the');
   await expect(gpt.getByRole('alert')).toBeHidden();
-  await expect(gpt.locator('.next-tokens li')).toHaveCount(5);
+  await expect(gpt.locator('.next-chars li')).toHaveCount(3);
   expect(problems).toEqual([]);
 });
 
-test('a bad ids attribute is named and the lesson\u2019s ids used; fixing it re-renders', async ({ page }) => {
+test('"Write on" continues the text with the model, the same way each time', async ({ page }) => {
   const problems = await openPage(page, '/gallery/tiny-gpt.html');
-  const bad = page.locator('tb-tiny-gpt').nth(1);
-  await expect(bad.getByRole('alert')).toContainText('token id 50 is out of range: ids run from 0 to 49');
-  await expect(bad.locator('.shape')).toHaveText(['stream 5 × 32', 'logits 5 × 50']);
-  await bad.evaluate((el) => el.setAttribute('ids', '0, 1'));
+  const gpt = page.locator('tb-tiny-gpt').first();
+  await gpt.getByRole('button', { name: 'Write on' }).click();
+  const written = gpt.locator('.written');
+  await expect(written).toBeVisible();
+  const first = await written.textContent();
+  expect(first.startsWith('the residual')).toBe(true);
+  expect(first.length).toBe('the residual'.length + 80);
+  await gpt.getByRole('button', { name: 'Write on' }).click();
+  await expect(written).toHaveText(first);
+  expect(problems).toEqual([]);
+});
+
+test('a seed gives the untrained model, whose guesses are near uniform; a bad seed is named', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/tiny-gpt.html');
+  const untrained = page.locator('tb-tiny-gpt').nth(1);
+  await expect(untrained.getByLabel('Model')).toHaveValue('untrained');
+  await expect(untrained.locator('.model-note')).toContainText('as initialised, before any training');
+  // 50 characters at random: the likeliest gets about 2%, far from the trained model's 80%.
+  const best = await untrained.locator('.next-chars li').first().textContent();
+  expect(Number(best.match(/(\d+)%/)[1])).toBeLessThan(5);
+  const bad = page.locator('tb-tiny-gpt').nth(2);
+  await expect(bad.getByRole('alert').first()).toHaveText('seed "-3" is not a whole number; showing the trained model');
+  await expect(bad.getByLabel('Model')).toHaveValue('shipped');
+  await bad.evaluate((el) => el.setAttribute('seed', '5'));
   await expect(bad.getByRole('alert')).toHaveCount(0);
-  await expect(bad.locator('.shape')).toHaveText(['stream 2 × 32', 'logits 2 × 50']);
+  await expect(bad.getByLabel('Model')).toHaveValue('untrained');
   expect(problems).toEqual([]);
 });
 
@@ -62,7 +81,7 @@ test('fits a 360px-wide phone in dark mode without sideways scrolling of the pag
   await page.emulateMedia({ colorScheme: 'dark' });
   const problems = await openPage(page, '/gallery/tiny-gpt.html');
   const gpt = page.locator('tb-tiny-gpt').first();
-  await expect(gpt.locator('.next-tokens li')).toHaveCount(5);
+  await expect(gpt.locator('.next-chars li')).toHaveCount(12);
   expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   // Dark mode: a positive cell and the background are not the same colour as in light mode.
   const fill = await gpt.locator('rect.heat-p4').first().evaluate((el) => getComputedStyle(el).fill);

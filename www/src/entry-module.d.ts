@@ -38,8 +38,18 @@ export declare class TbMoe extends TbElement {}
 /** `<tb-masks tokens="…" seed="…">`: encoder and decoder attention patterns side by side. */
 export declare class TbMasks extends TbElement {}
 
-/** `<tb-tiny-gpt ids="3,1,4,1,5" seed="…">`: TinyGPT's residual stream and logits for a few tokens. */
+/**
+ * `<tb-tiny-gpt text="the residual" seed="…">`: TinyGPT reading characters (the trained model
+ * the page ships; with `seed`, an untrained one; or the model a reader trained with `<tb-train>`):
+ * the stream, the logits, and the likeliest next characters with their probabilities.
+ */
 export declare class TbTinyGpt extends TbElement {}
+
+/**
+ * `<tb-train seed steps learning-rate warmup layers norm>`: train TinyGPT in the page (in a worker
+ * where the page allows one), with a live loss curve against the uniform, unigram and bigram losses.
+ */
+export declare class TbTrain extends TbElement {}
 
 /**
  * `<tb-training-cost params tokens-per-iteration iterations peak-tflops utilisation>`: training
@@ -70,6 +80,9 @@ export interface TransformerBlockLibrary {
 /** Resolves when the wasm is instantiated (rejects, with a message, when it cannot be). */
 export declare const wasm: Promise<TransformerBlockLibrary>;
 
+/** The compiled WebAssembly.Module, for a worker of the page's own (the training worker uses it). */
+export declare const wasmModule: Promise<WebAssembly.Module>;
+
 declare global {
   interface HTMLElementTagNameMap {
     'tb-anatomy': TbAnatomy;
@@ -81,6 +94,7 @@ declare global {
     'tb-number': TbNumber;
     'tb-param-table': TbParamTable;
     'tb-tiny-gpt': TbTinyGpt;
+    'tb-train': TbTrain;
     'tb-training-cost': TbTrainingCost;
   }
 }

@@ -20,4 +20,5 @@ export const TbMoe = defined('tb-moe');
 export const TbMasks = defined('tb-masks');
 export const TbTinyGpt = defined('tb-tiny-gpt');
 export const TbNumber = defined('tb-number');
-export { wasm } from './wasm.js';
+export const TbTrain = defined('tb-train');
+export { wasm, wasmModule } from './wasm.js';

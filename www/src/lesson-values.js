@@ -77,6 +77,18 @@ function hint(here, walked) {
 export const SOURCES = {
   count: { call: (lib, { model, seqLen, batch }) => lib.count(model, seqLen, batch) },
   defaults: { call: (lib) => lib.example_defaults() },
+  // Training TinyGPT: the defaults, the corpus and its reference losses; the model the page ships.
+  'training-data': { call: (lib) => lib.train_defaults() },
+  'shipped-model': {
+    call: (lib) => {
+      const model = lib.CharModel.shipped();
+      try {
+        return model.info();
+      } finally {
+        model.free();
+      }
+    },
+  },
   'training-run': { fn: 'training_run', args: (d) => [d.training_run.params, nanoGptTokens(d), d.training_run.peak, d.training_run.utilisation] },
   'example:residual': { fn: 'example_residual', args: (d) => [d.residual.x, d.residual.attention, d.residual.feed_forward] },
   'example:layernorm': { fn: 'example_layernorm', args: (d) => [d.layernorm] },

@@ -168,6 +168,8 @@ enum NormArg {
 enum DtypeArg {
     F32,
     F16,
+    /// A byte a weight with a scale per row (a quarter of f32; read by tblock and the page, not by transformers).
+    Int8,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -541,6 +543,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let dtype = match dtype {
                 DtypeArg::F32 => StoredDtype::F32,
                 DtypeArg::F16 => StoredDtype::F16,
+                DtypeArg::Int8 => StoredDtype::I8Rows,
             };
             train(settings, text, &out, dtype)
         }

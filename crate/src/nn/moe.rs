@@ -36,12 +36,12 @@ pub fn route(scores: &[f32], k: usize) -> Result<Routing> {
         return Err(Error::out_of_range("k", k, format!("keep between 1 and the {} experts", scores.len())));
     }
     let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    crate::numbers::sort_small_by(&mut order, |&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)).is_lt());
     let kept: Vec<usize> = order[..k].to_vec();
     let mut gates: Vec<f32> = kept.iter().map(|&i| scores[i]).collect();
     softmax_in_place(&mut gates);
     let mut skipped: Vec<usize> = order[k..].to_vec();
-    skipped.sort_unstable();
+    crate::numbers::sort_small_by(&mut skipped, |a, b| a < b);
     Ok(Routing { kept, gates, skipped })
 }
 

@@ -190,8 +190,11 @@ impl GptShape {
         c.n_kv_heads = self.n_heads as u64;
         c.head_dim = (self.d_model / self.n_heads) as u64;
         c.d_ff = self.d_ff as u64;
-        // The shortest decimal that gives this f32 (1e-5, not 9.999999747378752e-6).
-        c.norm_eps = self.eps.to_string().parse().unwrap_or(self.eps as f64);
+        // Seven significant digits, what an f32 holds (1e-5, not 9.999999747378752e-6), by arithmetic:
+        // formatting and parsing floats would add their tables to the wasm.
+        let e = self.eps as f64;
+        let scale = 10f64.powi(6 - e.abs().log10().floor() as i32); // exact for the exponents an eps has
+        c.norm_eps = if e > 0.0 && scale.is_finite() { (e * scale).round() / scale } else { e };
         c.bias.qkv = self.attention_bias;
         c.bias.attention_out = self.attention_bias;
         c

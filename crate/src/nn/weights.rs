@@ -32,6 +32,8 @@ use crate::error::{Error, Result};
 pub const CONFIG_KEY: &str = "config";
 /// The metadata (and config.json) key for where the norm sits: "pre" or "post".
 pub const NORM_KEY: &str = "norm_placement";
+/// The suffix of the tensor that holds an I8 matrix's scale per row.
+pub const ROW_SCALE: &str = ".row_scale";
 /// The metadata key that says a model has no attention biases ("false"). GPT-2's code always has
 /// them, so such a model is written with zero biases (transformers loads it with nothing missing,
 /// and computes the same); this key lets the loader drop them again.
@@ -43,6 +45,10 @@ pub enum StoredDtype {
     F32,
     /// IEEE half precision: 2 bytes a number, about 3 significant digits.
     F16,
+    /// A byte a weight: each row of a matrix as whole numbers from −127 to 127 times the row's scale
+    /// (its largest magnitude / 127), kept beside it as `{name}.row_scale` (F32); gains and biases
+    /// F16. A quarter of the F32 file. This project's loader reads it; transformers does not.
+    I8Rows,
 }
 
 /// A Hugging Face GPT-2 config.json for a model (what `save_pretrained` would write), with
@@ -130,7 +136,18 @@ impl Tensors<'_> {
             Dtype::F16 => {
                 view.data().chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
             }
-            other => return Err(Error::weights(name, format!("has dtype {other:?}; expected F32 or F16"))),
+            Dtype::I8 if shape.len() == 2 => {
+                let scale_name = format!("{name}{ROW_SCALE}");
+                let scales = self.floats(&scale_name, &shape[..1])?;
+                let cols = shape[1];
+                view.data().iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / cols]).collect()
+            }
+            other => {
+                return Err(Error::weights(
+                    name,
+                    format!("has dtype {other:?}; expected F32 or F16 (or I8 with {ROW_SCALE})"),
+                ))
+            }
         };
         if let Some(i) = values.iter().position(|x| !x.is_finite()) {
             return Err(Error::weights(name, format!("holds a value that is not finite ({}) at index {i}", values[i])));
@@ -268,20 +285,45 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
     })
 }
 
-fn bytes(values: impl Iterator<Item = f32>, dtype: StoredDtype) -> Vec<u8> {
+/// A tensor ready to write: its name, shape, dtype and bytes.
+type Stored = (String, Vec<usize>, Dtype, Vec<u8>);
+
+fn floats_as(name: String, shape: Vec<usize>, values: &[f32], dtype: StoredDtype) -> Vec<Stored> {
     match dtype {
-        StoredDtype::F32 => values.flat_map(|v| v.to_le_bytes()).collect(),
-        StoredDtype::F16 => values.flat_map(|v| half::f16::from_f32(v).to_le_bytes()).collect(),
+        StoredDtype::F32 => vec![(name, shape, Dtype::F32, values.iter().flat_map(|v| v.to_le_bytes()).collect())],
+        StoredDtype::F16 => {
+            vec![(name, shape, Dtype::F16, values.iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect())]
+        }
+        StoredDtype::I8Rows if shape.len() == 2 => {
+            let cols = shape[1];
+            let scales: Vec<f32> = values
+                .chunks_exact(cols)
+                .map(|row| row.iter().fold(0.0f32, |m, v| m.max(v.abs())) / 127.0)
+                .map(|s| if s > 0.0 { s } else { 1.0 })
+                .collect();
+            let q: Vec<u8> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v / scales[i / cols]).round().clamp(-127.0, 127.0) as i8 as u8)
+                .collect();
+            let scale_name = format!("{name}{ROW_SCALE}");
+            let rows = vec![shape[0]];
+            vec![
+                (name, shape, Dtype::I8, q),
+                (scale_name, rows, Dtype::F32, scales.iter().flat_map(|v| v.to_le_bytes()).collect()),
+            ]
+        }
+        StoredDtype::I8Rows => floats_as(name, shape, values, StoredDtype::F16),
     }
 }
 
-/// Every tensor of the model by its Hugging Face name, row-major bytes with its shape.
-fn named_tensors(m: &TinyGpt, dtype: StoredDtype) -> Vec<(String, Vec<usize>, Vec<u8>)> {
-    // nalgebra is column-major; safetensors is row-major.
-    let bytes_of_matrix = |x: &Matrix| bytes(x.transpose().as_slice().iter().copied(), dtype);
-    let bytes_of_row = |x: &RowVector| bytes(x.iter().copied(), dtype);
+/// Every tensor of the model by its Hugging Face name, row-major, in `dtype`.
+fn named_tensors(m: &TinyGpt, dtype: StoredDtype) -> Vec<Stored> {
     let mut out = Vec::new();
-    let mut matrix = |name: String, x: &Matrix| out.push((name, vec![x.nrows(), x.ncols()], bytes_of_matrix(x)));
+    // nalgebra is column-major; safetensors is row-major.
+    let mut matrix = |name: String, x: &Matrix| {
+        out.extend(floats_as(name, vec![x.nrows(), x.ncols()], x.transpose().as_slice(), dtype));
+    };
     matrix("wte.weight".into(), &m.wte);
     matrix("wpe.weight".into(), &m.wpe);
     for (i, b) in m.blocks.iter().enumerate() {
@@ -290,7 +332,7 @@ fn named_tensors(m: &TinyGpt, dtype: StoredDtype) -> Vec<(String, Vec<usize>, Ve
         matrix(format!("h.{i}.mlp.c_fc.weight"), &b.mlp.c_fc.weight);
         matrix(format!("h.{i}.mlp.c_proj.weight"), &b.mlp.c_proj.weight);
     }
-    let mut row = |name: String, x: &RowVector| out.push((name, vec![x.len()], bytes_of_row(x)));
+    let mut row = |name: String, x: &RowVector| out.extend(floats_as(name, vec![x.len()], x.as_slice(), dtype));
     for (i, b) in m.blocks.iter().enumerate() {
         row(format!("h.{i}.ln_1.weight"), &b.ln_1.gain);
         row(format!("h.{i}.ln_1.bias"), &b.ln_1.bias);
@@ -322,14 +364,10 @@ pub fn save(m: &TinyGpt) -> Result<Vec<u8>> {
 /// The model as a safetensors file in `dtype`, its config.json (and norm placement) in the metadata.
 pub fn save_as(m: &TinyGpt, dtype: StoredDtype) -> Result<Vec<u8>> {
     let tensors = named_tensors(m, dtype);
-    let stored = match dtype {
-        StoredDtype::F32 => Dtype::F32,
-        StoredDtype::F16 => Dtype::F16,
-    };
     let views = tensors
         .iter()
-        .map(|(name, shape, data)| {
-            TensorView::new(stored, shape.clone(), data)
+        .map(|(name, shape, stored, data)| {
+            TensorView::new(*stored, shape.clone(), data)
                 .map(|v| (name.clone(), v))
                 .map_err(|e| Error::weights(name, format!("could not be written: {e}")))
         })
@@ -377,11 +415,11 @@ mod tests {
         assert_eq!(back.n_params(), 27_328);
     }
 
-    fn resave(m: &TinyGpt, edit: impl Fn(&mut Vec<(String, Vec<usize>, Vec<u8>)>)) -> Vec<u8> {
+    fn resave(m: &TinyGpt, edit: impl Fn(&mut Vec<Stored>)) -> Vec<u8> {
         let mut tensors = named_tensors(m, StoredDtype::F32);
         edit(&mut tensors);
         let views: Vec<(String, TensorView)> =
-            tensors.iter().map(|(n, s, d)| (n.clone(), TensorView::new(Dtype::F32, s.clone(), d).unwrap())).collect();
+            tensors.iter().map(|(n, s, t, d)| (n.clone(), TensorView::new(*t, s.clone(), d).unwrap())).collect();
         let meta = HashMap::from([(CONFIG_KEY.to_string(), hf_config_json(&m.config))]);
         safetensors::serialize(views, Some(meta)).unwrap()
     }
@@ -389,13 +427,13 @@ mod tests {
     #[test]
     fn broken_files_name_the_tensor_and_the_shape_expected() {
         let m = TinyGpt::tiny(1);
-        let missing = resave(&m, |t| t.retain(|(n, _, _)| n != "h.1.mlp.c_fc.weight"));
+        let missing = resave(&m, |t| t.retain(|(n, _, _, _)| n != "h.1.mlp.c_fc.weight"));
         assert_eq!(
             load(&missing, None).unwrap_err().to_string(),
             "h.1.mlp.c_fc.weight: is missing from the file; expected shape [32, 128]"
         );
         let wrong = resave(&m, |t| {
-            let e = t.iter_mut().find(|(n, _, _)| n == "h.0.attn.c_proj.weight").unwrap();
+            let e = t.iter_mut().find(|(n, _, _, _)| n == "h.0.attn.c_proj.weight").unwrap();
             e.1 = vec![16, 64];
         });
         assert_eq!(
@@ -403,8 +441,8 @@ mod tests {
             "h.0.attn.c_proj.weight: has shape [16, 64]; expected [32, 32]"
         );
         let nan = resave(&m, |t| {
-            let e = t.iter_mut().find(|(n, _, _)| n == "ln_f.weight").unwrap();
-            e.2[8..12].copy_from_slice(&f32::NAN.to_le_bytes());
+            let e = t.iter_mut().find(|(n, _, _, _)| n == "ln_f.weight").unwrap();
+            e.3[8..12].copy_from_slice(&f32::NAN.to_le_bytes());
         });
         assert_eq!(
             load(&nan, None).unwrap_err().to_string(),
@@ -429,6 +467,22 @@ mod tests {
         assert!(exact.blocks == m.blocks && exact.wte == m.wte, "F32 round-trips exactly");
         assert!(model_config_json(&m).contains("\"norm_placement\": \"post\""));
         assert!(!model_config_json(&TinyGpt::tiny(3)).contains("norm_placement"));
+    }
+
+    #[test]
+    fn int8_rows_are_within_half_a_step_of_each_weight() {
+        let m = TinyGpt::tiny(4);
+        let bytes = save_as(&m, StoredDtype::I8Rows).unwrap();
+        assert!(bytes.len() < save(&m).unwrap().len() / 3, "{}", bytes.len());
+        let back = load(&bytes, None).unwrap();
+        for (a, b) in [(&back.wte, &m.wte), (&back.blocks[1].mlp.c_fc.weight, &m.blocks[1].mlp.c_fc.weight)] {
+            for r in 0..b.nrows() {
+                let step = b.row(r).iter().fold(0.0f32, |x, v| x.max(v.abs())) / 127.0;
+                let worst = a.row(r).iter().zip(b.row(r).iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+                assert!(worst <= 0.5 * step * 1.0001, "row {r}: {worst} > half of {step}");
+            }
+        }
+        assert_eq!(back.blocks[0].ln_1.gain, m.blocks[0].ln_1.gain, "gains of 1 are exact in F16");
     }
 
     #[test]

@@ -109,6 +109,8 @@ pub struct Reading {
     pub stream: Vec<f32>,
     pub logits_shape: [usize; 2],
     pub logits: Vec<f32>,
+    /// Each position's likeliest next id (the column of its largest logit).
+    pub best: Vec<usize>,
     pub next: Vec<NextSymbols>,
 }
 
@@ -117,7 +119,7 @@ fn likeliest(vocab: &Vocabulary, row: &[f32], k: usize) -> Vec<(String, f64)> {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
     let mut p: Vec<(usize, f64)> = row.iter().map(|&z| (z as f64 - max).exp()).enumerate().collect();
     let sum: f64 = p.iter().map(|x| x.1).sum();
-    p.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::numbers::sort_small_by(&mut p, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)).is_lt());
     p.iter().take(k).map(|&(i, q)| (vocab.decode(&[i]), q / sum)).collect()
 }
 
@@ -139,7 +141,12 @@ pub fn read(model: &TinyGpt, vocab: &Vocabulary, text: &str, k: usize) -> Result
         .zip(logits_rows.chunks_exact(v))
         .map(|(&id, row)| NextSymbols { symbol: vocab.decode(&[id]), next: likeliest(vocab, row, k) })
         .collect();
+    let best = logits_rows
+        .chunks_exact(v)
+        .map(|row| row.iter().enumerate().fold(0, |b, (i, &z)| if z > row[b] { i } else { b }))
+        .collect();
     Ok(Reading {
+        best,
         symbols: ids.iter().map(|&i| vocab.decode(&[i])).collect(),
         dropped,
         stream_shape: [stream.nrows(), stream.ncols()],

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::optimizer::Schedule;
 use crate::error::{Error, Result};
-use crate::nn::NormPlacement;
+use crate::nn::{GptShape, NormPlacement};
 use crate::numbers::thousands;
 
 /// The most steps one run may take (about 10 minutes natively, far more in a page).
@@ -64,6 +64,20 @@ impl Default for TrainSettings {
     }
 }
 
+/// What a count setting allows, as a message says it (for a value too large to check against the
+/// others).
+pub fn allowed(what: &str) -> String {
+    match what {
+        "steps" => format!("train for 1 to {} steps", thousands(MAX_STEPS as u64)),
+        "layers" => format!("give 1 to {MAX_LAYERS} blocks"),
+        "width" => format!("give {} to {}, a multiple of the heads", WIDTHS.0, WIDTHS.1),
+        "heads" => format!("give 1 to {} heads", WIDTHS.1),
+        "batch" => format!("give 1 to {MAX_BATCH} windows per step"),
+        "warmup" => "give 0 to the number of steps of the run".to_string(),
+        _ => "it is far larger than any setting allows".to_string(),
+    }
+}
+
 fn in_range(what: &str, value: usize, (lo, hi): (usize, usize), allowed: &str) -> Result<()> {
     if value < lo || value > hi {
         return Err(Error::out_of_range(what, thousands(value as u64), allowed));
@@ -72,6 +86,22 @@ fn in_range(what: &str, value: usize, (lo, hi): (usize, usize), allowed: &str) -
 }
 
 impl TrainSettings {
+    /// The shape of the model these settings train: TinyGPT's context and feed-forward (4d), no
+    /// attention biases, the settings' blocks, width, heads and norm placement.
+    pub fn shape(&self, vocab_size: usize) -> GptShape {
+        GptShape {
+            vocab_size,
+            context: CONTEXT,
+            d_model: self.width,
+            n_layers: self.layers,
+            n_heads: self.heads,
+            d_ff: 4 * self.width,
+            attention_bias: false,
+            norm: self.norm,
+            eps: 1e-5,
+        }
+    }
+
     /// Check every setting; the message says what is allowed.
     pub fn validate(&self) -> Result<()> {
         in_range(
@@ -93,15 +123,15 @@ impl TrainSettings {
             (0, self.steps),
             &format!("give 0 to the {} steps of the run", thousands(self.steps as u64)),
         )?;
-        in_range("layers", self.layers, (1, MAX_LAYERS), &format!("give 1 to {MAX_LAYERS} blocks"))?;
-        in_range("heads", self.heads, (1, WIDTHS.1), &format!("give 1 to {} heads", WIDTHS.1))?;
+        in_range("layers", self.layers, (1, MAX_LAYERS), &allowed("layers"))?;
+        in_range("heads", self.heads, (1, WIDTHS.1), &allowed("heads"))?;
         let (lo, hi) = WIDTHS;
         if self.width < lo || self.width > hi || self.width % self.heads != 0 {
             let multiples =
                 if self.heads > 1 { format!(", a multiple of the {} heads", self.heads) } else { String::new() };
             return Err(Error::out_of_range("width", self.width, format!("give {lo} to {hi}{multiples}")));
         }
-        in_range("batch", self.batch, (1, MAX_BATCH), &format!("give 1 to {MAX_BATCH} windows per step"))?;
+        in_range("batch", self.batch, (1, MAX_BATCH), &allowed("batch"))?;
         if !(self.weight_decay.is_finite() && (0.0..=1.0).contains(&self.weight_decay)) {
             return Err(Error::out_of_range("weight decay", self.weight_decay, "give 0 to 1 (0.1 is usual)"));
         }

@@ -18,7 +18,7 @@ use super::tokenizer::Vocabulary;
 use crate::config::ModelConfig;
 use crate::error::{Error, Result};
 use crate::nn::init::Rng;
-use crate::nn::{GptShape, TinyGpt, TrainableGpt};
+use crate::nn::{TinyGpt, TrainableGpt};
 
 /// What one step did.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -52,18 +52,7 @@ pub struct Trainer {
 
 /// The model a run starts from: GPT-2's initialisation from the seed, in the settings' shape.
 pub fn initial_model(s: &TrainSettings, vocab_size: usize) -> Result<TinyGpt> {
-    let config: ModelConfig = GptShape {
-        vocab_size,
-        context: CONTEXT,
-        d_model: s.width,
-        n_layers: s.layers,
-        n_heads: s.heads,
-        d_ff: 4 * s.width,
-        attention_bias: false,
-        norm: s.norm,
-        eps: 1e-5,
-    }
-    .model_config();
+    let config: ModelConfig = s.shape(vocab_size).model_config();
     config.validate()?;
     let mut model = TinyGpt::new(&config, s.seed)?;
     for block in &mut model.blocks {

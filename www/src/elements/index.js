@@ -15,3 +15,4 @@ import './moe.js'; // <tb-moe>
 import './masks.js'; // <tb-masks>
 import './tiny-gpt.js'; // <tb-tiny-gpt>
 import './number.js'; // <tb-number>
+import './train.js'; // <tb-train>

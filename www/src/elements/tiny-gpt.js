@@ -1,17 +1,22 @@
-// <tb-tiny-gpt ids="3, 1, 4, 1, 5">: token ids go into TinyGPT (running in the wasm); the residual
-// stream after the last block and the logits come out as heatmaps, with each position's
-// highest-scoring next token as text.
+// <tb-tiny-gpt text="the residual">: TinyGPT reads characters. The reader types text; the
+// model (running in the wasm) reads its last 16 characters, and the widget shows the residual stream
+// after the last block and the logits as heatmaps, and at each position the likeliest next
+// characters with their probabilities. "Write on" continues the text with the model.
 //
-// Attributes: ids (token ids separated by commas, default the lessons' 3, 1, 4, 1, 5),
-// seed (whole number, default the lessons' seed).
+// The model: the trained TinyGPT the page ships (default); with a `seed` attribute, the lessons'
+// TinyGPT as initialised from that seed, before any training; or, once a reader has trained one
+// with <tb-train> on the same page, "the model I trained".
+//
+// Attributes: text (default "the residual"), seed (a whole number: start from the untrained
+// model of that seed).
 
-import { TbElement, h, resultRegion } from './base.js';
+import { TbElement, h, resultRegion, errorText } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, rowLabelPosition, LEVELS, levelClass } from '../charts/heatmap.js';
-import { parseNumberList } from '../attributes.js';
-import { formatDecimal, formatInteger } from '../format.js';
-import { listText } from './examples/form.js';
+import { formatDecimal, formatInteger, formatPercent } from '../format.js';
+import { latestTrained, onTrained } from '../train/trained.js';
+import { parseWhole } from '../attributes.js';
 
 export const HEATMAP_CSS = `
 :host, .heatmap-scope {
@@ -26,6 +31,13 @@ export const HEATMAP_CSS = `
 .heatmap .best { fill: none; stroke: var(--_fg); stroke-width: 1.5; }
 .heatmap .axis { font-size: 10px; fill: var(--_muted); }
 h4 { margin-top: 0.75rem; }
+.model-note { font-size: 0.9rem; }
+.next-chars { padding-left: 1.5rem; margin: 0.25rem 0; columns: 16rem; column-gap: 1.5rem; }
+.next-chars li { break-inside: avoid; }
+.char { font-family: var(--_mono); padding: 0 0.15rem; border: 1px solid var(--_rule); border-radius: 3px; }
+.write { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.5rem; }
+.written { margin: 0.25rem 0 0; padding: 0.5rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); white-space: pre-wrap; font-family: var(--_mono); font-size: 0.9rem; }
+.controls input[type="text"] { flex: 1 1 12rem; min-width: 0; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: center; font-size: 0.85rem; color: var(--_muted); }
 .ramp { display: inline-flex; border: 1px solid var(--_rule); }
 .ramp span { display: inline-block; width: 0.9rem; height: 0.9rem; }
@@ -83,71 +95,172 @@ export function heatmapLegend() {
   );
 }
 
+/** A character as the page shows it: space, newline and "everything else" made visible. */
+export function showChar(c) {
+  if (c === ' ') return '\u2423'; // ␣
+  if (c === '\n') return '\u21b5'; // ↵
+  return c;
+}
+
+/** Where a widget's model comes from: 'shipped', 'untrained' (with a seed) or 'trained'. */
+function makeModel(lib, source, seed) {
+  if (source === 'untrained') return lib.CharModel.untrained(seed);
+  if (source === 'trained') {
+    const t = latestTrained();
+    return lib.CharModel.from_parameters(t.settings, new Float32Array(t.parameters));
+  }
+  return lib.CharModel.shipped();
+}
+
+const DEFAULT_TEXT = 'the residual';
+
 class TbTinyGpt extends TbElement {
-  static observedAttributes = ['ids', 'seed'];
+  static observedAttributes = ['text', 'seed'];
   static styles = [heatmapSheet];
 
+  #model = null;
+  #off = null;
+
+  disconnectedCallback() {
+    this.#off?.();
+    this.#off = null;
+    this.#model?.free();
+    this.#model = null;
+  }
+
   render(lib) {
-    const defaults = lib.example_defaults();
-    const seed = this.wholeAttr('seed', defaults.seed);
-    let ids = this.listAttr('ids', defaults.tiny_gpt.ids);
-    if (this.attempt(() => lib.example_tiny_gpt(ids, seed), () => null) === null) ids = defaults.tiny_gpt.ids;
+    const seedText = this.attr('seed', null);
+    let seed = null;
+    if (seedText !== null) {
+      const parsed = parseWhole('seed', seedText, 0);
+      if (parsed.error) this.warn(`seed "${seedText.slice(0, 24)}" is not a whole number; showing the trained model`);
+      else if (this.attempt(() => lib.CharModel.untrained(parsed.value).free(), () => null) !== null) seed = parsed.value;
+    }
+    const text = this.attr('text', DEFAULT_TEXT);
 
-    const id = `${this.uid}-ids`;
-    const input = h('input', { id, type: 'text', value: listText(ids), spellcheck: false, autocomplete: 'off' });
+    const modelId = `${this.uid}-model`;
+    const textId = `${this.uid}-text`;
+    const select = h(
+      'select',
+      { id: modelId },
+      h('option', { value: 'shipped' }, 'trained on this page (shipped)'),
+      h('option', { value: 'untrained' }, `untrained (seed ${seed ?? 0})`),
+      h('option', { value: 'trained', disabled: !latestTrained() }, 'the model I trained'),
+    );
+    select.value = seed === null ? 'shipped' : 'untrained';
+    const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
+    const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
+    const writeButton = h('button', { type: 'button' }, 'Write on');
+    const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
 
-    const run = () => {
-      const parsed = parseNumberList('token ids', input.value, []);
-      if (parsed.error) return region.fail(parsed.error);
-      region.show(() => lib.example_tiny_gpt(parsed.value, seed), tinyGptResult);
+    const load = () => {
+      this.#model?.free();
+      this.#model = null;
+      try {
+        this.#model = makeModel(lib, select.value, seed ?? 0);
+      } catch (err) {
+        region.fail(errorText(err));
+        return false;
+      }
+      note.textContent = modelNote(this.#model.info(), latestTrained());
+      written.hidden = true;
+      return true;
     };
+    const run = () => {
+      if (!this.#model) return;
+      region.show(() => this.#model.read(input.value, 3), readingResult);
+    };
+    select.addEventListener('change', () => load() && run());
     input.addEventListener('input', run);
-    run();
+    writeButton.addEventListener('click', () => {
+      if (!this.#model) return;
+      try {
+        written.textContent = input.value + this.#model.sample(input.value, 80, 0.8, 1);
+        written.hidden = false;
+      } catch (err) {
+        region.fail(errorText(err));
+      }
+    });
+    this.#off?.();
+    this.#off = onTrained(() => {
+      select.querySelector('option[value="trained"]').disabled = false;
+      if (select.value === 'trained' && load()) run();
+    });
 
+    if (load()) run();
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'TinyGPT, running'),
+      h('h3', {}, 'TinyGPT, reading'),
       h(
         'div',
         { class: 'controls' },
-        h('label', { htmlFor: id }, 'Token ids'),
+        h('label', { htmlFor: modelId }, 'Model'),
+        select,
+        h('label', { htmlFor: textId }, 'Text'),
         input,
-        h('span', { class: 'muted' }, 'separated by commas'),
       ),
+      note,
       region.error,
       region.output,
+      h('div', { class: 'write' }, writeButton, h('span', { class: 'muted' }, '80 more characters, drawn at temperature 0.8')),
+      written,
     );
   }
 }
 
-function tinyGptResult(r) {
+/** What the model is, in a sentence, from its info(). */
+function modelNote(info, trained) {
+  const size = `${formatInteger(info.n_params)} parameters, ${info.layers} block${info.layers === 1 ? '' : 's'} of width ${info.width}`;
+  if (info.source === 'shipped') {
+    const t = info.training;
+    return `${size}, trained for ${formatInteger(t.steps)} steps on this page's prose; held-out loss ${formatDecimal(t.val_loss_as_shipped, 3)} nats (bigram: ${formatDecimal(t.bigram_loss, 3)}).`;
+  }
+  if (info.source === 'trained') {
+    return `${size}, ${info.norm}-LN, trained on this page for ${formatInteger(trained.steps)} steps; held-out loss ${formatDecimal(trained.heldOut.loss, 3)} nats.`;
+  }
+  return `${size}, as initialised, before any training: its guesses are close to uniform.`;
+}
+
+function readingResult(r) {
   const T = r.stream_shape[0];
+  const labels = r.symbols.map(showChar);
+  const best = r.next.map((p) => p.next[0]?.[0]);
   return [
     h(
       'p',
       { class: 'result' },
-      `ids (${r.ids.join(', ')}) → `,
+      `"${r.symbols.join('').replace(/\n/g, '\u21b5')}" → ids (${r.ids.join(', ')}) → `,
       h('span', { class: 'shape' }, `stream ${shape(r.stream_shape)}`),
       ' → ',
       h('span', { class: 'shape' }, `logits ${shape(r.logits_shape)}`),
-      ` · ${formatInteger(r.n_params)} parameters, seed ${r.seed}`,
+      r.dropped ? ` · the first ${formatInteger(r.dropped)} characters do not fit in ${formatInteger(T)} positions` : '',
     ),
-    heatmapFigure({ name: 'stream', dims: r.stream_shape, values: r.stream, rowLabels: r.ids, note: 'rows are positions, columns the residual stream\u2019s numbers' }),
+    heatmapFigure({ name: 'stream', dims: r.stream_shape, values: r.stream, rowLabels: labels, note: 'rows are positions, columns the residual stream\u2019s numbers' }),
     heatmapFigure({
       name: 'logits',
       dims: r.logits_shape,
       values: r.logits,
-      rowLabels: r.ids,
-      mark: r.next_token,
-      note: 'rows are positions, columns vocabulary ids; the outlined cell in each row is the highest score',
+      rowLabels: labels,
+      mark: r.best,
+      note: 'rows are positions, columns the 50 characters; the outlined cell in each row is the likeliest next one',
     }),
     heatmapLegend(),
-    h('h4', {}, 'Highest-scoring next token at each position'),
+    h('h4', {}, 'Likeliest next characters'),
     h(
       'ol',
-      { class: 'next-tokens' },
-      r.next_token.map((next, i) => h('li', {}, `after id ${r.ids[i]} (position ${i + 1} of ${T}): id ${next}`)),
+      { class: 'next-chars' },
+      r.next.map((p, i) =>
+        h(
+          'li',
+          {},
+          'after ',
+          h('span', { class: 'char' }, showChar(p.symbol)),
+          ` (position ${i + 1} of ${T}): `,
+          p.next.flatMap(([c, q], j) => [j ? ', ' : '', h('span', { class: 'char' }, showChar(c)), ` ${formatPercent(q)}`]),
+        ),
+      ),
     ),
+    h('p', { class: 'muted' }, `Best guess after the last character: "${showChar(best.at(-1))}".`),
   ];
 }
 

@@ -1,0 +1,106 @@
+//! Training TinyGPT through the WebAssembly facade, in real browsers (`wasm-pack test --headless
+//! --chrome crate`, and `--firefox`): the calls the training worker and the widgets make.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+use transformer_block::web::{CharModel, TrainingRun};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn field(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).expect("Reflect::get on an object")
+}
+
+fn settings(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
+    }
+    o.into()
+}
+
+fn message(err: wasm_bindgen::JsError) -> String {
+    field(&JsValue::from(err), "message").as_string().unwrap()
+}
+
+/// Steps until the run is done; every step's loss.
+fn run_to_end(run: &mut TrainingRun) -> Vec<f64> {
+    let mut losses = Vec::new();
+    loop {
+        let p = run.run(1e9, 50.0).map_err(JsValue::from).unwrap();
+        losses.extend(Array::from(&field(&p, "losses")).iter().map(|x| x.as_f64().unwrap()));
+        if field(&p, "done").as_bool().unwrap() {
+            assert!(field(&p, "stopped").is_null(), "the run stopped: {:?}", field(&p, "stopped"));
+            return losses;
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_run_learns_and_the_same_seed_gives_the_same_weights() {
+    let s = || settings(&[("steps", 60.into()), ("seed", 3.into())]);
+    let mut a = TrainingRun::new(s(), None).map_err(JsValue::from).unwrap();
+    let start = a.held_out_loss().map_err(JsValue::from).unwrap();
+    let losses = run_to_end(&mut a);
+    assert_eq!(losses.len(), 60);
+    let end = a.held_out_loss().map_err(JsValue::from).unwrap();
+    assert!(end < start - 0.5, "held-out loss {start} -> {end}");
+    let reference = a.reference().map_err(JsValue::from).unwrap();
+    assert!((field(&reference, "uniform").as_f64().unwrap() - 50f64.ln()).abs() < 1e-12);
+
+    let mut b = TrainingRun::new(s(), None).map_err(JsValue::from).unwrap();
+    run_to_end(&mut b);
+    assert_eq!(a.parameters(), b.parameters(), "same seed and settings, same weights bit for bit");
+
+    // The trained parameters become a model the reader widget runs.
+    let model = CharModel::from_parameters(a.settings().map_err(JsValue::from).unwrap(), &a.parameters())
+        .map_err(JsValue::from)
+        .unwrap();
+    let reading = model.read("the", 3.0).map_err(JsValue::from).unwrap();
+    assert_eq!(Array::from(&field(&reading, "next")).length(), 3);
+}
+
+#[wasm_bindgen_test]
+fn bad_settings_are_refused_with_what_is_allowed() {
+    let bad = |pairs: &[(&str, JsValue)]| message(TrainingRun::new(settings(pairs), None).err().expect("refused"));
+    assert_eq!(
+        bad(&[("learning_rate", 0.into())]),
+        "learning rate 0 is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
+    );
+    assert_eq!(
+        bad(&[("learning_rate", f64::NAN.into())]),
+        "learning rate NaN is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
+    );
+    assert_eq!(bad(&[("layers", 9.into())]), "layers 9 is out of range: give 1 to 8 blocks");
+    assert_eq!(bad(&[("width", 30.into())]), "width 30 is out of range: give 16 to 128, a multiple of the 4 heads");
+    assert_eq!(bad(&[("steps", 0.into())]), "steps 0 is out of range: train for 1 to 100,000 steps");
+    assert_eq!(bad(&[("steps", 1e300.into())]), "steps 1e300 is out of range: train for 1 to 100,000 steps");
+    assert_eq!(bad(&[("seed", 1.5.into())]), "seed 1.5 is out of range: it must be a whole number (0, 1, 2, ...)");
+    assert_eq!(bad(&[("norm", "sideways".into())]).split(':').next(), Some("norm"));
+    assert!(bad(&[("speed", 1.into())]).starts_with(
+        "the training settings could not be read: \"speed\" is not a setting; expected an object with any of steps"
+    ));
+    assert!(message(TrainingRun::new("fast".into(), None).err().expect("refused"))
+        .starts_with("the training settings could not be read: expected an object"));
+    let text = message(TrainingRun::new(JsValue::UNDEFINED, Some(String::new())).err().expect("refused"));
+    assert!(text.starts_with("text: the text is empty; give at least 170"), "{text}");
+}
+
+#[wasm_bindgen_test]
+fn the_shipped_model_reads_characters() {
+    let model = CharModel::shipped().map_err(JsValue::from).unwrap();
+    let info = model.info().map_err(JsValue::from).unwrap();
+    assert_eq!(field(&info, "n_params").as_f64(), Some(27_328.0));
+    let reading = model.read("the residua", 3.0).map_err(JsValue::from).unwrap();
+    let next = Array::from(&field(&reading, "next"));
+    let last = Array::from(&field(&next.get(10), "next"));
+    assert_eq!(Array::from(&last.get(0)).get(0).as_string().as_deref(), Some("l"), "after \"residua\" comes l");
+    let wrong = CharModel::from_parameters(settings(&[]), &[0.0; 10]).err().expect("refused");
+    assert_eq!(
+        message(wrong),
+        "the number of parameters 10 is out of range: a model of 2 blocks of width 32 has 27328"
+    );
+}

@@ -1,0 +1,76 @@
+// Where a training run happens: in a Web Worker when the page can start one, else on the main thread
+// in slices of at most 8 ms (never more than a frame, so scrolling, typing and every other widget
+// keep working). Both speak the protocol of loop.js; a widget cannot tell them apart but by `kind`.
+//
+//   const runner = await trainingRunner();
+//   runner.onmessage = (message) => { ... };   // 'started', 'progress', 'finished', 'error', ...
+//   runner.post({ type: 'start', id: 1, settings: { steps: 600 } });
+//   runner.kind    // 'worker' or 'main-thread'; runner.reason says why there is no worker
+//
+// A worker may be refused: a Content-Security-Policy without `worker-src blob:` (the one-file
+// lesson and the one-script embedding start their worker from a blob: URL) or `worker-src 'self'`,
+// a browser without module workers for a served page, or a page opened where workers are not
+// allowed. Then the main thread trains instead, more slowly.
+
+import { wasm, wasmModule } from '../wasm.js';
+import { createWorker } from './worker-url.js';
+import { trainingLoop } from './loop.js';
+
+/** Milliseconds to wait for a worker to say it is ready before training on the main thread. */
+const READY_TIMEOUT = 10_000;
+
+export async function trainingRunner() {
+  try {
+    return await workerRunner();
+  } catch (err) {
+    return mainThreadRunner(err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function workerRunner() {
+  const module = await wasmModule;
+  const worker = createWorker();
+  await new Promise((resolve, reject) => {
+    const fail = (why) => {
+      clearTimeout(timer);
+      worker.terminate();
+      reject(new Error(why));
+    };
+    const timer = setTimeout(() => fail('the training worker did not start in time'), READY_TIMEOUT);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      fail('the page does not allow a training worker');
+    };
+    worker.onmessage = (event) => {
+      if (event.data?.type === 'ready') {
+        clearTimeout(timer);
+        resolve();
+      } else if (event.data?.type === 'init-failed') {
+        fail(`the training worker could not load the model library: ${event.data.message}`);
+      }
+    };
+    worker.postMessage({ type: 'init', module });
+  });
+  const runner = {
+    kind: 'worker',
+    reason: null,
+    onmessage: null,
+    post: (message) => worker.postMessage(message),
+    close: () => worker.terminate(),
+  };
+  worker.onmessage = (event) => runner.onmessage?.(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    runner.onmessage?.({ type: 'error', message: `the training worker failed: ${event.message ?? 'unknown error'}` });
+  };
+  return runner;
+}
+
+async function mainThreadRunner(reason) {
+  const lib = await wasm;
+  const runner = { kind: 'main-thread', reason, onmessage: null, close: () => handle({ type: 'stop' }) };
+  // Messages go out asynchronously, as from a worker, so a widget sees the same order of events.
+  const handle = trainingLoop(lib, (message) => setTimeout(() => runner.onmessage?.(message), 0), { sliceMs: 8 });
+  runner.post = (message) => setTimeout(() => handle(message), 0);
+  return runner;
+}

@@ -1,0 +1,32 @@
+// The training worker: its own instance of the wasm (compiled once by the page and posted here as a
+// WebAssembly.Module), running the training loop (loop.js) off the main thread, so the page stays
+// responsive however long a run takes.
+//
+// Served pages start it as a module worker from this file (worker-url.js); the bundles of `make dist`
+// bundle it into one classic script and start it from a blob: URL (scripts/build-dist.mjs). First
+// message in: { type: 'init', module }; first message out: { type: 'ready' } or { type: 'init-failed', message }.
+
+import init, * as lib from '../../pkg/transformer_block.js';
+import { trainingLoop } from './loop.js';
+
+let handle = null;
+const post = (message, transfer = []) => self.postMessage(message, transfer);
+
+self.onmessage = async (event) => {
+  const message = event.data;
+  if (message?.type === 'init') {
+    try {
+      await init({ module_or_path: message.module });
+      handle = trainingLoop(lib, post);
+      post({ type: 'ready' });
+    } catch (err) {
+      post({ type: 'init-failed', message: err instanceof Error ? err.message : String(err) });
+    }
+    return;
+  }
+  if (!handle) {
+    post({ type: 'error', id: message?.id, message: 'the training worker is not ready yet' });
+    return;
+  }
+  handle(message);
+};
