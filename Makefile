@@ -7,6 +7,7 @@
 #   make dist      dist/: the one-script embedding, the offline lesson file, the npm package
 #   make corpus    crate/data/lesson-prose.txt: the lesson page's prose, which TinyGPT learns from
 #   make weights   crate/data/tiny-gpt/: the trained TinyGPT the page ships (tblock train, fixed settings)
+#   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
 SHELL := /bin/bash
@@ -31,11 +32,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights \
+.PHONY: help setup wasm dist serve test clean corpus weights bench-training \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
 
 help:
-	@sed -n '3,11s/^# \{0,1\}//p' Makefile
+	@sed -n '3,12s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -81,6 +82,11 @@ weights:
 	rm -f crate/data/tiny-gpt.partial.json crate/data/tiny-gpt.partial.eval.json
 	rm -rf crate/data/tiny-gpt && mv crate/data/tiny-gpt.partial crate/data/tiny-gpt
 	@cat crate/data/tiny-gpt/training.json
+
+# Timings, never asserted: printed, written to bench/training.json, recorded in BENCHMARKS.md.
+bench-training: setup wasm
+	$(call stage,'bench-training: one training step: native / wasm / PyTorch')
+	node scripts/bench-training.mjs
 
 serve: setup dist
 	$(call stage,'serve: www/ on http://localhost:$(PORT)/')

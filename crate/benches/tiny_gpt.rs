@@ -11,6 +11,9 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use transformer_block::count::count_params;
 use transformer_block::nn::TinyGpt;
+use transformer_block::train::corpus::LESSON_PROSE;
+use transformer_block::train::settings::MAX_STEPS;
+use transformer_block::train::{TrainSettings, Trainer};
 use transformer_block::{ModelConfig, Report};
 
 /// T ids cycling through the vocabulary: 0, 1, ..., T-1 (mod 50).
@@ -29,6 +32,21 @@ fn tiny_gpt(c: &mut Criterion) {
     c.bench_function("block T=16", |b| b.iter(|| model.blocks[0].forward(black_box(&x))));
 }
 
+/// One training step of the lessons' TinyGPT at batch 16 x 16 (256 tokens): sample a batch, forward
+/// to the loss, backward, clip, AdamW. Tokens per second = 256 / the time.
+fn training(c: &mut Criterion) {
+    let settings = TrainSettings { steps: MAX_STEPS, ..TrainSettings::default() };
+    let mut trainer = Trainer::new(settings, LESSON_PROSE).expect("the default settings are valid");
+    c.bench_function("train step 16x16", |b| {
+        b.iter(|| {
+            if trainer.is_done() {
+                trainer = Trainer::new(settings, LESSON_PROSE).expect("the default settings are valid");
+            }
+            trainer.step().expect("a finite step")
+        })
+    });
+}
+
 fn analytic(c: &mut Criterion) {
     let llama = ModelConfig::preset("llama3-70b").expect("the llama3-70b preset exists");
     let gpt2 = ModelConfig::preset("gpt2-small").expect("the gpt2-small preset exists");
@@ -44,5 +62,5 @@ fn config() -> Criterion {
     Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(50)
 }
 
-criterion_group! { name = benches; config = config(); targets = tiny_gpt, analytic }
+criterion_group! { name = benches; config = config(); targets = tiny_gpt, training, analytic }
 criterion_main!(benches);

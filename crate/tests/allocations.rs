@@ -90,3 +90,22 @@ fn forward_allocations_do_not_grow_with_the_sequence_length() {
     // The counter works: the pass does allocate (its output, at least).
     assert!(c2 > 0, "the counting allocator saw no allocations; {report}");
 }
+
+#[test]
+fn a_training_step_makes_no_heap_allocation() {
+    use transformer_block::train::corpus::LESSON_PROSE;
+    use transformer_block::train::{TrainSettings, Trainer};
+    let mut t = Trainer::new(TrainSettings { steps: 20, ..TrainSettings::default() }, LESSON_PROSE).unwrap();
+    t.step().unwrap(); // anything set up on first use, set up now
+    let during = allocations_of(|| {
+        for _ in 0..10 {
+            t.step().unwrap();
+        }
+    });
+    assert_eq!(
+        during, 0,
+        "ten training steps made {during} heap allocations: every buffer is allocated once, up front"
+    );
+    // The counter sees a step's allocations when there are some: making a trainer allocates.
+    assert!(allocations_of(|| Trainer::new(TrainSettings::default(), LESSON_PROSE).unwrap()) > 0);
+}

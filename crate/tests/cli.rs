@@ -1,28 +1,8 @@
 //! `tblock`, run as a course author would run it.
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn tblock(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tblock")).args(args).output().expect("tblock runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = tblock(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-/// A failing run: non-zero exit, nothing on stdout, the message on stderr, no panic.
-fn error(args: &[&str]) -> String {
-    let out = tblock(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    stderr
-}
+use common::{error, json, scratch, tblock};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/hf/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -106,12 +86,6 @@ fn bad_input_gets_a_message_and_a_failing_exit() {
     let e = error(&["count", broken.to_str().unwrap()]);
     assert!(e.contains("config.json could not be read"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tblock-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

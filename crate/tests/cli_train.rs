@@ -1,37 +1,10 @@
 //! `tblock train`, `eval` and `sample`, run as a course author would run them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
+use common::{error, json, scratch, tblock};
 use transformer_block::train::{Corpus, Vocabulary};
-
-fn tblock(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tblock")).args(args).output().expect("tblock runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = tblock(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-/// A failing run: non-zero exit, nothing on stdout, the message on stderr, no panic.
-fn error(args: &[&str]) -> String {
-    let out = tblock(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    stderr
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tblock-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn train_writes_a_model_directory_that_eval_and_sample_read() {
@@ -60,7 +33,8 @@ fn train_writes_a_model_directory_that_eval_and_sample_read() {
     for file in ["model.safetensors", "config.json", "vocab.json"] {
         assert!(out.join(file).exists(), "{file} written");
     }
-    let config: Value = serde_json::from_str(&std::fs::read_to_string(out.join("config.json")).unwrap()).unwrap();
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("config.json")).unwrap()).unwrap();
     assert_eq!(config["model_type"], "gpt2");
     assert_eq!(config["activation_function"], "gelu_new");
     assert_eq!(config["tie_word_embeddings"], true);

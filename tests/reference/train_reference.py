@@ -22,7 +22,7 @@ What it does
   4. With --transformers DIR: loads a model directory that `tblock train` wrote with transformers'
      GPT2LMHeadModel.from_pretrained(DIR) (which must report no missing or unexpected weights) and
      writes its logits for a few inputs to fixtures/training/transformers-logits.json.
-  5. With --bench: times this model in float32, eager, on one thread of this machine: a training
+  5. With --bench [--threads N]: times this model in float32, eager, on this machine: a training
      step at batch 16 x 16 (forward, backward, clipping, AdamW) and a forward pass at T = 16 and 5.
 
 crate/tests/training_reference.rs checks the Rust against these files (1e-4 relative, per tensor);
@@ -224,9 +224,9 @@ def write_transformers_logits(model_dir: Path) -> None:
     print(f"transformers loaded {model_dir} with nothing missing; logits of {len(cases)} inputs written")
 
 
-def bench() -> None:
-    """PyTorch eager, float32, one thread: a training step at 16 x 16 and forward passes."""
-    torch.set_num_threads(1)
+def bench(threads: int) -> None:
+    """PyTorch eager, float32: a training step at 16 x 16 and forward passes, on `threads` threads."""
+    torch.set_num_threads(threads)
     p, config = load_params(torch.float32)
     opt = optimizer(p)
     g = torch.Generator().manual_seed(0)
@@ -269,10 +269,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--transformers", type=Path, help="a model directory tblock train wrote")
     parser.add_argument("--bench", action="store_true", help="time PyTorch eager on this machine")
+    parser.add_argument("--threads", type=int, default=torch.get_num_threads(), help="threads for --bench (default: PyTorch's)")
     args = parser.parse_args()
     torch.manual_seed(0)
     if args.bench:
-        bench()
+        bench(args.threads)
     elif args.transformers:
         write_transformers_logits(args.transformers.resolve())
     else:

@@ -269,7 +269,6 @@ export class TbTrain extends TbElement {
         run.seconds = message.seconds;
         if (run.heldOut.at(-1)?.step !== message.heldOut.step) run.heldOut.push(message.heldOut);
         run.sample = message.sample;
-        run.trainLoss = message.trainLoss;
         run.stopped = message.stopped;
         this.#setRunning(false);
         if (message.stopped) this.#fail(message.stopped);

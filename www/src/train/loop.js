@@ -7,8 +7,11 @@
 //      { type: 'pause' } | { type: 'resume' } | { type: 'stop' }
 // Out: { type: 'started', id, settings, reference, heldOut }
 //      { type: 'progress', id, stepsDone, steps, losses, learningRate, heldOut?, sample?, seconds }
-//      { type: 'finished', id, stepsDone, steps, settings, heldOut, trainLoss, sample, stopped, parameters, seconds }
+//      { type: 'finished', id, stepsDone, steps, settings, heldOut, sample, stopped, parameters, seconds }
 //      { type: 'paused', id } | { type: 'error', id, message }
+//
+// Each message's work stays small enough for the main thread: the held-out loss (about 1,500 scored
+// positions) and a 120-character sample; nothing evaluates the whole training text.
 //
 // heldOut: { step, loss }; sample: { step, text }; parameters: the trained model's flat parameters
 // (an ArrayBuffer of f32, transferred; CharModel.from_parameters(settings, …) reads them);
@@ -59,7 +62,6 @@ export function trainingLoop(lib, post, { sliceMs = 40, schedule = (fn) => setTi
       stepsDone: job.stepsDone,
       steps: job.steps,
       heldOut: heldOut(),
-      trainLoss: run.train_loss(),
       sample: sample(),
       stopped: progress ? progress.stopped ?? null : null,
       settings: run.settings(),

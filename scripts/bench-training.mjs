@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `make bench-training`: how fast TinyGPT trains, natively, in wasm (Node and headless Chromium)
+// and in PyTorch eager, on this machine, in one run. Prints a table and writes
+// bench/training.json. Times are medians of repeated runs; the machine is shared, so compare
+// figures from the same run. Not part of `make test` (timings are never asserted).
+//
+//   make bench-training          (builds what it needs: the release wasm and an optimised tblock)
+//
+// What each figure is: one training step at batch 16 x 16 = 256 tokens (sample a batch, forward to
+// the loss, backward, clip, AdamW) of the lessons' TinyGPT (27,328 parameters), as steps per second
+// and tokens per second; and, for the page, how long the default 600-step run takes in a worker.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { cpus } from 'node:os';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TOKENS = 16 * 16;
+const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, rows: [] };
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const row = (name, msPerStep, note = '') => {
+  results.rows.push({ name, ms_per_step: msPerStep, tokens_per_second: (TOKENS * 1000) / msPerStep, note });
+};
+
+// 1. Native: tblock train, optimised (the bench profile), five runs of 600 steps.
+const tblock = join(ROOT, 'target', 'release', 'tblock');
+execFileSync('cargo', ['build', '--quiet', '--profile', 'bench', '--bin', 'tblock'], { cwd: ROOT, stdio: 'inherit' });
+const native = [];
+for (let i = 0; i < 5; i++) {
+  const out = execFileSync(tblock, ['train', '--steps', '600', '--out', join(ROOT, 'target', 'bench-model')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+  const r = JSON.parse(out);
+  native.push((r.seconds * 1000) / r.steps);
+}
+row('native (Rust, opt-level 3)', median(native), 'tblock train --steps 600, median of 5 runs');
+
+// 2. Wasm in Node: the release build in www/pkg (make wasm), the facade's TrainingRun.
+const pkg = join(ROOT, 'www', 'pkg');
+const lib = await import(pathToFileURL(join(pkg, 'transformer_block.js')).href);
+lib.initSync({ module: readFileSync(join(pkg, 'transformer_block_bg.wasm')) });
+const node = [];
+for (let i = 0; i < 5; i++) {
+  const run = new lib.TrainingRun({ steps: 600 });
+  const t0 = performance.now();
+  let p;
+  do p = run.run(1e9, 1e9);
+  while (!p.done);
+  node.push((performance.now() - t0) / 600);
+  run.free();
+}
+row(`wasm in Node ${process.versions.node}`, median(node), 'TrainingRun, 600 steps, median of 5 runs');
+
+// 3. Wasm in headless Chromium: the gallery's <tb-train>, the default 600-step run in its worker.
+const { chromium } = await import('@playwright/test');
+const port = 8800 + Math.floor(Math.random() * 100);
+const server = spawn('node', [join(ROOT, 'scripts', 'serve.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+await new Promise((resolve) => setTimeout(resolve, 700));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const browserVersion = browser.version();
+const page = await browser.newPage();
+await page.goto(`http://127.0.0.1:${port}/gallery/train.html`);
+const chrome = [];
+const pageRuns = [];
+for (let i = 0; i < 5; i++) {
+  const train = page.locator('tb-train').first();
+  await train.getByRole('button', { name: 'Train' }).click();
+  await train.locator('.outcome').filter({ hasText: 'After 600 steps' }).waitFor({ timeout: 60_000 });
+  const status = await train.locator('.status').textContent(); // "Step 600 of 600 · 247 steps/s · 2.4 s"
+  const seconds = Number(status.match(/· ([\d.]+) s$/)[1]);
+  chrome.push((seconds * 1000) / 600);
+  pageRuns.push(seconds);
+  await train.locator('.outcome').evaluate((el) => { el.textContent = ''; });
+}
+row(`wasm in Chromium ${browserVersion} (worker)`, median(chrome), `<tb-train>, the default 600 steps, median of 5 runs: ${median(pageRuns).toFixed(1)} s`);
+
+// 3b. The same without a worker: dist/transformer-block.js on a page whose policy refuses one, so
+// training runs on the main thread in slices; how long the run takes and the longest main-thread task.
+const bundle = join(ROOT, 'dist', 'transformer-block.js');
+if (existsSync(bundle)) {
+  const site = 'https://course.example';
+  const context = await browser.newContext();
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url === `${site}/train.html`) {
+      return route.fulfill({
+        headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'" },
+        body: '<!doctype html><meta charset="utf-8"><title>t</title><script src="/transformer-block.js"></script><tb-train></tb-train>',
+      });
+    }
+    if (url === `${site}/transformer-block.js`) return route.fulfill({ headers: { 'Content-Type': 'text/javascript' }, body: readFileSync(bundle) });
+    return route.abort();
+  });
+  const slices = await context.newPage();
+  await slices.goto(`${site}/train.html`);
+  await slices.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  const train = slices.locator('tb-train');
+  await train.getByRole('button', { name: 'Train' }).click();
+  await train.locator('.outcome').filter({ hasText: 'After 600 steps' }).waitFor({ timeout: 120_000 });
+  const status = await train.locator('.status').textContent();
+  const seconds = Number(status.match(/· ([\d.]+) s$/)[1]);
+  const long = await slices.evaluate(() => window.__long);
+  results.main_thread = { seconds_in_steps: seconds, long_tasks: long.length, longest_task_ms: Math.max(0, ...long) };
+  row(`wasm in Chromium, main thread (no worker)`, (seconds * 1000) / 600, `600 steps in 8 ms slices; ${long.length} long tasks, the longest ${Math.round(Math.max(0, ...long))} ms`);
+  await context.close();
+} else {
+  results.rows.push({ name: 'wasm in Chromium, main thread', note: 'skipped: no dist/ (make dist)' });
+}
+await browser.close();
+server.kill();
+
+// 4. PyTorch eager, when a Python with torch is there (tests/reference/.venv).
+const python = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');
+if (existsSync(python)) {
+  for (const threads of [1, cpus().length]) {
+    const out = execFileSync(python, [join(ROOT, 'tests', 'reference', 'train_reference.py'), '--bench', '--threads', String(threads)], { cwd: ROOT });
+    const r = JSON.parse(out);
+    row(`PyTorch ${r.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`, r.train_step_16x16_ms, 'train_reference.py --bench, median of 300 steps');
+  }
+} else {
+  results.rows.push({ name: 'PyTorch eager', note: 'skipped: no tests/reference/.venv with torch (see tests/reference/README.md)' });
+}
+
+mkdirSync(join(ROOT, 'bench'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'training.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nOne training step of TinyGPT at batch 16 x 16 (256 tokens) on ${results.cpu}, ${results.cores} cores, ${results.date}\n`);
+console.log(`${'where'.padEnd(44)} ${'ms/step'.padStart(8)} ${'tokens/s'.padStart(10)}  note`);
+for (const r of results.rows) {
+  if (r.ms_per_step === undefined) console.log(`${r.name.padEnd(44)} ${''.padStart(8)} ${''.padStart(10)}  ${r.note}`);
+  else console.log(`${r.name.padEnd(44)} ${r.ms_per_step.toFixed(2).padStart(8)} ${Math.round(r.tokens_per_second).toLocaleString('en-US').padStart(10)}  ${r.note}`);
+}
