@@ -11,6 +11,7 @@ pub mod cost;
 pub mod count;
 pub mod error;
 pub mod examples;
+pub mod experiments;
 pub mod formula;
 pub mod nn;
 pub mod numbers;

@@ -199,11 +199,13 @@ pub fn example_flops(params: f64, tokens: f64) -> Result<JsValue, JsError> {
 // -------------------------------------------------------------------------------------------------
 // Training TinyGPT, and running a trained one
 
+use crate::experiments::{ablation::ablate, stream::stream_stats};
+use crate::nn::BlockMode;
 use crate::nn::{weights as checkpoint, NormPlacement, TinyGpt, TrainableGpt};
 use crate::train::optimizer::Schedule;
 use crate::train::sample::{generate, read};
 use crate::train::settings::{MAX_BATCH, MAX_LAYERS, MAX_STEPS, WIDTHS};
-use crate::train::shipped::{shipped_model, SHIPPED_TRAINING};
+use crate::train::shipped::Shipped;
 use crate::train::trainer::initial_model;
 use crate::train::{corpus::LESSON_PROSE, Corpus, TrainSettings, Trainer, Vocabulary};
 
@@ -331,6 +333,18 @@ pub fn train_defaults() -> Result<JsValue, JsError> {
     }))
 }
 
+/// What the lesson reports measuring on GPT-2 small (quoted, not computed here), to show beside a
+/// reader's own experiment: `{ source, ablation: [{ what, value }], stream: [{ what, value }] }`.
+#[wasm_bindgen]
+pub fn reported_gpt2_small() -> Result<JsValue, JsError> {
+    use crate::experiments::quoted::{GPT2_SMALL_ABLATION, GPT2_SMALL_STREAM};
+    to_js(&serde_json::json!({
+        "source": "reported by the lesson for GPT-2 small on 1,024 tokens of its author's prose; quoted, not computed here",
+        "ablation": GPT2_SMALL_ABLATION,
+        "stream": GPT2_SMALL_STREAM,
+    }))
+}
+
 /// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
 #[wasm_bindgen]
 pub struct TrainingRun {
@@ -430,21 +444,32 @@ pub struct CharModel {
     model: TinyGpt,
     vocab: Vocabulary,
     source: String,
+    /// The same weights in flat buffers, made on first use by the experiments.
+    flat: Option<TrainableGpt>,
 }
 
 #[wasm_bindgen]
 impl CharModel {
     /// The trained TinyGPT the page ships.
     pub fn shipped() -> Result<CharModel, JsError> {
-        let (model, vocab) = shipped_model()?;
-        Ok(CharModel { model, vocab, source: "shipped".into() })
+        Self::from_shipped(Shipped::Lessons)
+    }
+
+    /// The six-block TinyGPT (width 16) the page ships for the experiments that take blocks out.
+    pub fn six_blocks() -> Result<CharModel, JsError> {
+        Self::from_shipped(Shipped::SixBlocks)
+    }
+
+    fn from_shipped(which: Shipped) -> Result<CharModel, JsError> {
+        let (model, vocab) = which.load()?;
+        Ok(CharModel { model, vocab, source: which.name().into(), flat: None })
     }
 
     /// The lessons' TinyGPT as initialised from `seed`, before any training.
     pub fn untrained(seed: f64) -> Result<CharModel, JsError> {
         let seed = whole_number("seed", seed)?;
         let model = initial_model(&TrainSettings { seed, ..TrainSettings::default() }, Vocabulary::lessons().len())?;
-        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into() })
+        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into(), flat: None })
     }
 
     /// A model trained with `settings` (what `TrainingRun.settings()` returns) from its flat
@@ -465,7 +490,7 @@ impl CharModel {
         }
         let mut flat = TrainableGpt::zeros(shape, 1);
         flat.params.copy_from_slice(parameters);
-        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into() })
+        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into(), flat: None })
     }
 
     /// A model from a safetensors file (Hugging Face GPT-2 names, F32 or F16, its config inside).
@@ -479,7 +504,7 @@ impl CharModel {
             )
             .into());
         }
-        Ok(CharModel { model, vocab, source: "trained".into() })
+        Ok(CharModel { model, vocab, source: "trained".into(), flat: None })
     }
 
     /// What the model makes of `text` (its last 16 characters): the symbols, the stream, the logits
@@ -495,14 +520,72 @@ impl CharModel {
         Ok(generate(&mut flat, &self.vocab, prompt, length, temperature, seed)?)
     }
 
+    /// The model in flat buffers, with `text` as ids (default: the held-out tail of the lesson prose).
+    fn flat_and_text(&mut self, text: Option<String>) -> Result<(&mut TrainableGpt, Vec<usize>), Error> {
+        if self.flat.is_none() {
+            self.flat = Some(TrainableGpt::from_model(&self.model, 16)?);
+        }
+        let ids = match text {
+            Some(t) => self.vocab.encode(&t),
+            None => Corpus::lessons(&self.vocab, self.model.context()).held_out,
+        };
+        Ok((self.flat.as_mut().expect("made above"), ids))
+    }
+
+    /// The loss on `text` (default: the held-out tail) by the evaluation protocol, with block `block`
+    /// "removed" or "overwritten", or every block "intact" (`block` is then ignored). One
+    /// configuration a call, so a page can spread an experiment over several frames.
+    pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsError> {
+        let n = self.model.blocks.len();
+        let mode = match mode {
+            "intact" => BlockMode::Intact,
+            "removed" => BlockMode::Removed,
+            "overwritten" => BlockMode::Overwritten,
+            other => {
+                return Err(Error::field(
+                    "mode",
+                    format!(
+                        "{:?} is not a block mode: choose intact, removed or overwritten",
+                        crate::error::clip(other)
+                    ),
+                )
+                .into())
+            }
+        };
+        let block = if mode == BlockMode::Intact { 0 } else { whole("block", block)? };
+        if block >= n {
+            return Err(Error::out_of_range("block", block, format!("the model has blocks 0 to {}", n - 1)).into());
+        }
+        let (flat, ids) = self.flat_and_text(text)?;
+        flat.block_modes = vec![BlockMode::Intact; n];
+        flat.block_modes[block] = mode;
+        let result = crate::train::evaluate::evaluate(flat, &ids);
+        flat.block_modes = vec![BlockMode::Intact; n];
+        to_js(&result?)
+    }
+
+    /// The whole ablation on `text` (default: the held-out tail): `{ intact, uniform, tokens,
+    /// blocks: [{ block, removed, overwritten }] }`.
+    pub fn ablation(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+        let (flat, ids) = self.flat_and_text(text)?;
+        to_js(&ablate(flat, &ids)?)
+    }
+
+    /// The stream around each block on `text` (default: the held-out tail): `{ embedding_norm,
+    /// positions, blocks: [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
+    /// feed_forward_fraction, cosine_in_out }] }`.
+    pub fn stream(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+        let (flat, ids) = self.flat_and_text(text)?;
+        to_js(&stream_stats(flat, &ids)?)
+    }
+
     /// `{ source, n_params, layers, width, heads, norm, training }` (training: how the shipped
     /// weights were made, for the shipped model).
     pub fn info(&self) -> Result<JsValue, JsError> {
         let shape = crate::nn::GptShape::of(&self.model)?;
-        let training: serde_json::Value = if self.source == "shipped" {
-            serde_json::from_str(SHIPPED_TRAINING).unwrap_or_default()
-        } else {
-            serde_json::Value::Null
+        let training: serde_json::Value = match Shipped::parse(&self.source) {
+            Ok(which) => serde_json::from_str(which.training()).unwrap_or_default(),
+            Err(_) => serde_json::Value::Null,
         };
         to_js(&serde_json::json!({
             "source": self.source,
@@ -512,6 +595,8 @@ impl CharModel {
             "heads": shape.n_heads,
             "norm": shape.norm,
             "context": shape.context,
+            // A uniform guess over the vocabulary: ln V nats (the experiments' dotted line).
+            "uniform_loss": (shape.vocab_size as f64).ln(),
             "training": training,
         }))
     }

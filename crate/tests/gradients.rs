@@ -22,25 +22,7 @@ fn stretched(norm: NormPlacement, attention_bias: bool, seed: u64) -> TrainableG
         norm,
         eps: 1e-5,
     };
-    let mut m = TrainableGpt::zeros(shape, 2);
-    let mut rng = Rng::new(seed);
-    for t in shape.tensors() {
-        let gain = t.name.contains("ln_") && t.name.ends_with(".weight");
-        let values = rng.normal_vec(
-            t.len,
-            if gain {
-                0.2
-            } else if t.is_matrix() {
-                0.25
-            } else {
-                0.1
-            },
-        );
-        for (p, x) in m.params[t.offset..t.offset + t.len].iter_mut().zip(values) {
-            *p = if gain { 1.0 + x } else { x };
-        }
-    }
-    m
+    TrainableGpt::with_random_weights(shape, 2, seed, 0.25)
 }
 
 /// Two sequences of five ids and the ids that follow them.

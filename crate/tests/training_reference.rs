@@ -214,3 +214,42 @@ fn a_trained_directory_gives_the_logits_transformers_computes_from_it() {
         }
     }
 }
+
+#[test]
+fn the_experiments_match_the_pytorch_reference() {
+    use transformer_block::experiments::{ablation::ablate, stream::stream_stats};
+    let fixture = json("experiments.json");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(fixture["model_dir"].as_str().unwrap());
+    let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
+    let model = weights::load(&bytes, None).unwrap();
+    let ids: Vec<usize> = fixture["ids"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+    let mut flat = TrainableGpt::from_model(&model, 16).unwrap();
+    let close = |what: &str, ours: f64, theirs: &Value| {
+        let theirs = theirs.as_f64().unwrap_or_else(|| panic!("{what} missing"));
+        assert!((ours - theirs).abs() <= 1e-4 * theirs.abs().max(1.0), "{what}: ours {ours}, PyTorch {theirs}");
+    };
+    let a = ablate(&mut flat, &ids).unwrap();
+    let expected = &fixture["ablation"];
+    close("intact", a.intact, &expected["intact"]);
+    close("uniform", a.uniform, &expected["uniform"]);
+    for (b, e) in a.blocks.iter().zip(expected["blocks"].as_array().unwrap()) {
+        close(&format!("block {} removed", b.block), b.removed, &e["removed"]);
+        close(&format!("block {} overwritten", b.block), b.overwritten, &e["overwritten"]);
+    }
+    let s = stream_stats(&mut flat, &ids).unwrap();
+    let expected = &fixture["stream"];
+    close("embedding_norm", s.embedding_norm, &expected["embedding_norm"]);
+    for (b, e) in s.blocks.iter().zip(expected["blocks"].as_array().unwrap()) {
+        for (key, ours) in [
+            ("stream_norm", b.stream_norm),
+            ("attention_norm", b.attention_norm),
+            ("attention_fraction", b.attention_fraction),
+            ("feed_forward_norm", b.feed_forward_norm),
+            ("feed_forward_fraction", b.feed_forward_fraction),
+            ("cosine_in_out", b.cosine_in_out),
+        ] {
+            close(&format!("block {} {key}", b.block), ours, &e[key]);
+        }
+    }
+    assert_eq!(a.blocks.len(), 3);
+}

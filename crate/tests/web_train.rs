@@ -104,3 +104,30 @@ fn the_shipped_model_reads_characters() {
         "the number of parameters 10 is out of range: a model of 2 blocks of width 32 has 27328"
     );
 }
+
+#[wasm_bindgen_test]
+fn the_six_block_model_takes_blocks_out_one_configuration_a_call() {
+    let mut model = CharModel::six_blocks().map_err(JsValue::from).unwrap();
+    let intact = field(&model.loss("intact", 0.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
+    let removed = field(&model.loss("removed", 0.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
+    assert!(removed > intact + 1.0, "removing block 0 costs a lot: {intact} -> {removed}");
+    let whole = model.ablation(None).map_err(JsValue::from).unwrap();
+    assert_eq!(field(&whole, "intact").as_f64(), Some(intact), "one call or thirteen, the same numbers");
+    let first = Array::from(&field(&whole, "blocks")).get(0);
+    assert_eq!(field(&first, "removed").as_f64(), Some(removed));
+    let stream = model.stream(None).map_err(JsValue::from).unwrap();
+    assert_eq!(Array::from(&field(&stream, "blocks")).length(), 6);
+
+    assert_eq!(
+        message(model.loss("removed", 6.0, None).err().unwrap()),
+        "block 6 is out of range: the model has blocks 0 to 5"
+    );
+    assert_eq!(
+        message(model.loss("removed", -1.0, None).err().unwrap()),
+        "block -1 is out of range: it must be a whole number (0, 1, 2, ...)"
+    );
+    assert!(
+        message(model.loss("deleted", 0.0, None).err().unwrap()).starts_with("mode: \"deleted\" is not a block mode")
+    );
+    assert!(message(model.ablation(Some("short".into())).err().unwrap()).starts_with("text: has 5 symbols"));
+}

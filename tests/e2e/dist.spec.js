@@ -14,7 +14,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = `${ROOT}dist/`;
 const LESSON = `${DIST}transformer-block-lesson.html`;
 const BUNDLE = `${DIST}transformer-block.js`;
-const BUDGET_GZIP = 300 * 1024;
+// 300 KB until the lesson shipped a second trained model (the six-block TinyGPT the experiments run);
+// raised once, to 350 KB, as the issue allowed, with the measurement in BENCHMARKS.md. Not further.
+const BUDGET_GZIP = 350 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
@@ -414,7 +416,7 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
 
 test.describe('size budget', () => {
   for (const name of ['transformer-block.js', 'transformer-block-lesson.html']) {
-    test(`${name} is at most 300 KB gzipped`, () => {
+    test(`${name} is at most 350 KB gzipped`, () => {
       const bytes = readFileSync(`${DIST}${name}`);
       const gzip = gzipSync(bytes).length;
       console.log(`${name}: ${(bytes.length / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`);

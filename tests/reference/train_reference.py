@@ -22,7 +22,10 @@ What it does
   4. With --transformers DIR: loads a model directory that `tblock train` wrote with transformers'
      GPT2LMHeadModel.from_pretrained(DIR) (which must report no missing or unexpected weights) and
      writes its logits for a few inputs to fixtures/training/transformers-logits.json.
-  5. With --bench [--threads N]: times this model in float32, eager, on this machine: a training
+  5. With --experiments DIR: the lesson's experiments on a model directory, computed here: the loss
+     with each block removed and overwritten, and the stream's medians around each block, on a text
+     stored in fixtures/training/experiments.json.
+  6. With --bench [--threads N]: times this model in float32, eager, on this machine: a training
      step at batch 16 x 16 (forward, backward, clipping, AdamW) and a forward pass at T = 16 and 5.
 
 crate/tests/training_reference.rs checks the Rust against these files (1e-4 relative, per tensor);
@@ -205,6 +208,97 @@ def write_training_fixtures() -> None:
         print(f"{norm}-LN: loss {first_loss:.6f}, after {STEPS} steps {losses[-1]:.6f}")
 
 
+# --------------------------------------------------------------------------------------------------
+# The experiments: taking a block out, and the stream around each block
+
+
+def load_dir(model_dir: Path) -> tuple[dict[str, torch.Tensor], dict, str]:
+    """A model directory tblock train wrote: float64 tensors, its config and norm placement."""
+    tensors = load_file(str(model_dir / "model.safetensors"))
+    config = json.loads((model_dir / "config.json").read_text())
+    params = {k: v.to(torch.float64) for k, v in tensors.items()}
+    return params, config, config.get("norm_placement", "pre")
+
+
+def run_blocks(p, config, norm, ids, mode=None, block=None, record=None):
+    """Logits [B, T, V] for windows `ids`; block `block` removed or overwritten when asked; `record`
+    (a list) receives, per block, (input, after attention, what the feed-forward read, after it, output)."""
+    eps, n_head = float(config["layer_norm_epsilon"]), int(config["n_head"])
+    ids = torch.tensor(ids)
+    x = p["wte.weight"][ids] + p["wpe.weight"][: ids.shape[1]]
+    for i in range(int(config["n_layer"])):
+        b = f"h.{i}"
+        if i == block and mode == "removed":
+            continue
+        keep = 0.0 if (i == block and mode == "overwritten") else 1.0
+        if norm == "pre":
+            a = keep * x + attention(layer_norm(x, p, f"{b}.ln_1", eps), p, f"{b}.attn", n_head)
+            out = keep * a + feed_forward(layer_norm(a, p, f"{b}.ln_2", eps), p, f"{b}.mlp")
+            read = a
+        else:
+            a_sum = keep * x + attention(x, p, f"{b}.attn", n_head)
+            read = layer_norm(a_sum, p, f"{b}.ln_1", eps)
+            out = layer_norm(keep * read + feed_forward(read, p, f"{b}.mlp"), p, f"{b}.ln_2", eps)
+            a = a_sum
+        if record is not None:
+            after = out if norm == "pre" else keep * read + feed_forward(read, p, f"{b}.mlp")
+            record.append((x, a, read, after, out))
+        x = out
+    return layer_norm(x, p, "ln_f", float(config["layer_norm_epsilon"])) @ p["wte.weight"].T
+
+
+def protocol_loss(p, config, norm, text_ids, mode=None, block=None) -> float:
+    """The evaluation protocol: windows of P + 1, feed P, score every next symbol; mean in nats."""
+    P = int(config["n_positions"])
+    windows = [text_ids[i : i + P + 1] for i in range(0, len(text_ids) - P, P + 1)]
+    logits = run_blocks(p, config, norm, [w[:P] for w in windows], mode, block)
+    targets = torch.tensor([w[1:] for w in windows])
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1)).item()
+
+
+def write_experiment_fixtures(model_dir: Path) -> None:
+    """Ablation and stream figures of a committed model on a committed text (the held-out tail of the
+    lesson prose at the time, stored in the fixture so later edits of the prose do not move it)."""
+    vocab = json.loads((REPO / "crate/data/vocab.json").read_text(encoding="utf-8"))
+    prose = (REPO / "crate/data/lesson-prose.txt").read_text(encoding="utf-8")
+    text = prose[-1200:]
+    ids = encode(text, vocab)
+    p, config, norm = load_dir(model_dir)
+    n = int(config["n_layer"])
+    with torch.no_grad():
+        ablation = {
+            "intact": protocol_loss(p, config, norm, ids),
+            "uniform": math.log(int(config["vocab_size"])),
+            "blocks": [
+                {"block": i, "removed": protocol_loss(p, config, norm, ids, "removed", i), "overwritten": protocol_loss(p, config, norm, ids, "overwritten", i)}
+                for i in range(n)
+            ],
+        }
+        P = int(config["n_positions"])
+        windows = [ids[i : i + P + 1][:P] for i in range(0, len(ids) - P, P + 1)]
+        record = []
+        run_blocks(p, config, norm, windows, record=record)
+        rows = lambda t: t.reshape(-1, t.shape[-1])  # noqa: E731  [positions, d]
+        med = lambda t: t.median().item() if t.numel() % 2 else t.sort().values[t.numel() // 2 - 1 : t.numel() // 2 + 1].mean().item()  # noqa: E731
+        blocks = []
+        for i, (x, a, read, after, out) in enumerate(record):
+            x, a, read, after, out = map(rows, (x, a, read, after, out))
+            attn, ffn = (a - x).norm(dim=1), (after - read).norm(dim=1)
+            blocks.append({
+                "block": i,
+                "stream_norm": med(x.norm(dim=1)),
+                "attention_norm": med(attn),
+                "attention_fraction": med(attn / x.norm(dim=1)),
+                "feed_forward_norm": med(ffn),
+                "feed_forward_fraction": med(ffn / read.norm(dim=1)),
+                "cosine_in_out": med(F.cosine_similarity(x, out, dim=1)),
+            })
+        stream = {"embedding_norm": med(rows(record[0][0]).norm(dim=1)), "blocks": blocks}
+    out = {"model_dir": str(model_dir.relative_to(REPO)), "text": text, "ids": ids, "ablation": ablation, "stream": stream}
+    (FIXTURES / "experiments.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(f"experiments on {model_dir.name}: intact {ablation['intact']:.4f}, {n} blocks")
+
+
 def write_transformers_logits(model_dir: Path) -> None:
     from transformers import GPT2LMHeadModel
 
@@ -268,6 +362,7 @@ def bench(threads: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--transformers", type=Path, help="a model directory tblock train wrote")
+    parser.add_argument("--experiments", type=Path, help="a model directory: write the ablation and stream fixture")
     parser.add_argument("--bench", action="store_true", help="time PyTorch eager on this machine")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads(), help="threads for --bench (default: PyTorch's)")
     args = parser.parse_args()
@@ -276,6 +371,8 @@ def main() -> None:
         bench(args.threads)
     elif args.transformers:
         write_transformers_logits(args.transformers.resolve())
+    elif args.experiments:
+        write_experiment_fixtures(args.experiments.resolve())
     else:
         write_training_fixtures()
 

@@ -52,6 +52,19 @@ export declare class TbTinyGpt extends TbElement {}
 export declare class TbTrain extends TbElement {}
 
 /**
+ * `<tb-ablation model="six-blocks" mode="removed">`: the loss of a trained TinyGPT with each block
+ * removed or overwriting the stream, against the intact loss and a uniform guess; GPT-2 small's
+ * reported figures beside it.
+ */
+export declare class TbAblation extends TbElement {}
+
+/**
+ * `<tb-stream model="six-blocks">`: per block, the stream's norm and what attention and the
+ * feed-forward add to it, and the cosine between the stream entering and leaving.
+ */
+export declare class TbStream extends TbElement {}
+
+/**
  * `<tb-training-cost params tokens-per-iteration iterations peak-tflops utilisation>`: training
  * compute as 6·N·D and its time on given hardware (defaults: nanoGPT's GPT-2 run).
  */
@@ -95,6 +108,8 @@ declare global {
     'tb-param-table': TbParamTable;
     'tb-tiny-gpt': TbTinyGpt;
     'tb-train': TbTrain;
+    'tb-ablation': TbAblation;
+    'tb-stream': TbStream;
     'tb-training-cost': TbTrainingCost;
   }
 }

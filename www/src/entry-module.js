@@ -21,4 +21,6 @@ export const TbMasks = defined('tb-masks');
 export const TbTinyGpt = defined('tb-tiny-gpt');
 export const TbNumber = defined('tb-number');
 export const TbTrain = defined('tb-train');
+export const TbAblation = defined('tb-ablation');
+export const TbStream = defined('tb-stream');
 export { wasm, wasmModule } from './wasm.js';

@@ -79,16 +79,8 @@ export const SOURCES = {
   defaults: { call: (lib) => lib.example_defaults() },
   // Training TinyGPT: the defaults, the corpus and its reference losses; the model the page ships.
   'training-data': { call: (lib) => lib.train_defaults() },
-  'shipped-model': {
-    call: (lib) => {
-      const model = lib.CharModel.shipped();
-      try {
-        return model.info();
-      } finally {
-        model.free();
-      }
-    },
-  },
+  'shipped-model-six': { call: (lib) => shippedInfo(lib.CharModel.six_blocks()) },
+  'shipped-model': { call: (lib) => shippedInfo(lib.CharModel.shipped()) },
   'training-run': { fn: 'training_run', args: (d) => [d.training_run.params, nanoGptTokens(d), d.training_run.peak, d.training_run.utilisation] },
   'example:residual': { fn: 'example_residual', args: (d) => [d.residual.x, d.residual.attention, d.residual.feed_forward] },
   'example:layernorm': { fn: 'example_layernorm', args: (d) => [d.layernorm] },
@@ -103,6 +95,15 @@ export const SOURCES = {
   'example:balance': { fn: 'example_balance', args: (d) => d.balance.all_to_one },
   'example:flops': { fn: 'example_flops', args: (d) => [d.flops.infer_params, 1] },
 };
+
+/** A shipped model's info() (its shape and how it was trained), the model freed after. */
+function shippedInfo(model) {
+  try {
+    return model.info();
+  } finally {
+    model.free();
+  }
+}
 
 /** D of nanoGPT's GPT-2 run (tokens per iteration × iterations, as the crate gives it). */
 function nanoGptTokens(d) {

@@ -13,6 +13,8 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use transformer_block::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme, PRESET_NAMES};
+use transformer_block::experiments::ablation::ablate;
+use transformer_block::experiments::stream::stream_stats;
 use transformer_block::nn::weights::{self, StoredDtype};
 use transformer_block::nn::{Matrix, NormPlacement, TinyGpt, TrainableGpt};
 use transformer_block::numbers::thousands;
@@ -134,6 +136,26 @@ enum Command {
         #[arg(long)]
         text: Option<PathBuf>,
     },
+    /// Take each block out, and make each overwrite the stream, and score the text each time:
+    /// {"intact": …, "uniform": …, "blocks": [{"block": 0, "removed": …, "overwritten": …}, …]}.
+    Ablate {
+        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
+        #[arg(long)]
+        weights: PathBuf,
+        /// The text to score. Default: the held-out last 10% of the lesson page's prose.
+        #[arg(long)]
+        text: Option<PathBuf>,
+    },
+    /// The stream around each block (medians over the text's positions): its norm, what attention
+    /// and the feed-forward add, and the cosine between the stream entering and leaving.
+    Stream {
+        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
+        #[arg(long)]
+        weights: PathBuf,
+        /// The text. Default: the held-out last 10% of the lesson page's prose.
+        #[arg(long)]
+        text: Option<PathBuf>,
+    },
     /// Write text with a trained model: the prompt, then what the model adds.
     Sample {
         /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
@@ -247,6 +269,18 @@ fn load_trained(path: &Path) -> Result<(TinyGpt, Vocabulary), String> {
         ));
     }
     Ok((model, vocab))
+}
+
+/// A trained model, ready to score, and the text to score as ids: `text`, or by default the
+/// held-out tail of the lesson prose.
+fn model_and_text(weights: &Path, text: Option<&Path>) -> Result<(TrainableGpt, Vec<usize>), String> {
+    let (model, vocab) = load_trained(weights)?;
+    let ids = match text {
+        Some(path) => vocab.encode(&read_text(path)?),
+        None => Corpus::lessons(&vocab, model.context()).held_out,
+    };
+    let flat = TrainableGpt::from_model(&model, 16).map_err(|e| e.to_string())?;
+    Ok((flat, ids))
 }
 
 fn read_text(path: &Path) -> Result<String, String> {
@@ -548,14 +582,17 @@ fn run(cli: Cli) -> Result<String, String> {
             train(settings, text, &out, dtype)
         }
         Command::Eval { weights, text } => {
-            let (model, vocab) = load_trained(&weights)?;
-            let ids = match &text {
-                Some(path) => vocab.encode(&read_text(path)?),
-                None => Corpus::lessons(&vocab, model.context()).held_out,
-            };
-            let mut flat = TrainableGpt::from_model(&model, 16).map_err(|e| e.to_string())?;
+            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
             let e = evaluate(&mut flat, &ids).map_err(|e| e.to_string())?;
             json(&serde_json::json!({ "loss": e.loss, "tokens": e.tokens }))
+        }
+        Command::Ablate { weights, text } => {
+            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
+            json(&ablate(&mut flat, &ids).map_err(|e| e.to_string())?)
+        }
+        Command::Stream { weights, text } => {
+            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
+            json(&stream_stats(&mut flat, &ids).map_err(|e| e.to_string())?)
         }
         Command::Sample { weights, prompt, length, temperature, seed } => {
             let (model, vocab) = load_trained(&weights)?;

@@ -164,6 +164,9 @@ pub struct BlockShape {
     pub d_ff: usize,
     pub attention_bias: bool,
     pub norm: NormPlacement,
+    /// Add (the block edits the stream) or overwrite (the lessons' experiment: x = f(x) for each
+    /// sublayer). Training uses Add only.
+    pub residual: Residual,
     pub eps: f32,
 }
 
@@ -280,7 +283,9 @@ pub fn block_forward(a: &mut BlockActivations<&mut [f32]>, x: &[f32], w: &BlockT
     linear_forward(a.qkv, attn_in, w.c_attn_weight, bias(w.c_attn_bias), d, 3 * d);
     attention_forward(a.atty, a.att, a.qkv, s.attention());
     linear_forward(a.res_1, a.atty, w.attn_proj_weight, bias(w.attn_proj_bias), d, d);
-    add_in_place(a.res_1, x);
+    if s.residual == Residual::Add {
+        add_in_place(a.res_1, x);
+    }
     if pre {
         layernorm_forward(a.ln_2, a.ln_2_mean, a.ln_2_rstd, a.res_1, w.ln_2_gain, w.ln_2_bias, d, eps);
     } else {
@@ -290,14 +295,17 @@ pub fn block_forward(a: &mut BlockActivations<&mut [f32]>, x: &[f32], w: &BlockT
     linear_forward(a.fch, ffn_in, w.c_fc_weight, Some(w.c_fc_bias), d, f);
     gelu_forward(a.fch_gelu, a.fch);
     linear_forward(a.res_2, a.fch_gelu, w.mlp_proj_weight, Some(w.mlp_proj_bias), f, d);
-    add_in_place(a.res_2, mid);
+    if s.residual == Residual::Add {
+        add_in_place(a.res_2, mid);
+    }
     if !pre {
         layernorm_forward(a.ln_2, a.ln_2_mean, a.ln_2_rstd, a.res_2, w.ln_2_gain, w.ln_2_bias, d, eps);
     }
 }
 
-/// The gradients of [`block_forward`]: given dout [N, d] (of the block's output) it writes dx [N, d]
-/// (of the block's input, overwritten) and accumulates (+=) the weights' gradients into `g`.
+/// The gradients of [`block_forward`] with residual adds: given dout [N, d] (of the block's output)
+/// it writes dx [N, d] (of the block's input, overwritten) and accumulates (+=) the weights'
+/// gradients into `g`.
 #[allow(clippy::too_many_arguments)]
 pub fn block_backward(
     dx: &mut [f32],

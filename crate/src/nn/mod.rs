@@ -40,4 +40,4 @@ pub use feed_forward::FeedForward;
 pub use gpt::TinyGpt;
 pub use moe::MixtureOfExperts;
 pub use norm::LayerNorm;
-pub use trainable::{GptShape, TrainableGpt};
+pub use trainable::{BlockMode, BlockStreams, GptShape, TrainableGpt};

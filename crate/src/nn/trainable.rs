@@ -110,6 +110,7 @@ impl GptShape {
             d_ff: self.d_ff,
             attention_bias: self.attention_bias,
             norm: self.norm,
+            residual: Residual::Add,
             eps: self.eps,
         }
     }
@@ -271,6 +272,31 @@ fn stream_into<'a>(encoded: &'a [f32], blocks: &'a [f32], region: usize, i: usiz
     }
 }
 
+/// What a block does in a forward pass: the lessons' experiment of taking a block out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlockMode {
+    /// As trained: each sublayer adds to the stream.
+    #[default]
+    Intact,
+    /// Taken out: the stream passes by untouched.
+    Removed,
+    /// Each sublayer's add becomes an assignment: x = attn(ln_1(x)), then x = mlp(ln_2(x)).
+    Overwritten,
+}
+
+/// The stream around one block, as the last forward pass left it, each [B·T, d] row-major. What
+/// attention added is `after_attention − input`; what the feed-forward added is
+/// `after_feed_forward − feed_forward_reads` (pre-LN: it reads the stream after attention; post-LN:
+/// that stream normalised).
+#[derive(Debug, Clone, Copy)]
+pub struct BlockStreams<'a> {
+    pub input: &'a [f32],
+    pub after_attention: &'a [f32],
+    pub feed_forward_reads: &'a [f32],
+    pub after_feed_forward: &'a [f32],
+    pub output: &'a [f32],
+}
+
 /// What the last forward pass ran on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Ran {
@@ -287,6 +313,8 @@ pub struct TrainableGpt {
     pub params: Vec<f32>,
     /// The gradient of the last backward pass, same layout.
     pub grads: Vec<f32>,
+    /// What each block does in the forward pass (all intact unless an experiment says otherwise).
+    pub block_modes: Vec<BlockMode>,
     max_batch: usize,
     ids: Vec<usize>,     // [B, T]
     targets: Vec<usize>, // [B, T]
@@ -316,6 +344,7 @@ impl TrainableGpt {
         TrainableGpt {
             params: vec![0.0; shape.n_params()],
             grads: vec![0.0; shape.n_params()],
+            block_modes: vec![BlockMode::Intact; shape.n_layers],
             max_batch,
             ids: vec![0; n],
             targets: vec![0; n],
@@ -335,6 +364,30 @@ impl TrainableGpt {
             ran: None,
             shape,
         }
+    }
+
+    /// A model of `shape` with seeded weights far from initialisation, for tests: matrices
+    /// N(0, `spread`²), gains 1 + N(0, (0.8·spread)²), biases N(0, (0.4·spread)²). A bug that drops a
+    /// gain or a bias changes what such a model computes.
+    #[doc(hidden)]
+    pub fn with_random_weights(shape: GptShape, max_batch: usize, seed: u64, spread: f32) -> TrainableGpt {
+        let mut m = TrainableGpt::zeros(shape, max_batch);
+        let mut rng = super::init::Rng::new(seed);
+        for t in shape.tensors() {
+            let gain = t.name.contains("ln_") && t.name.ends_with(".weight");
+            let std = if gain {
+                0.8 * spread
+            } else if t.is_matrix() {
+                spread
+            } else {
+                0.4 * spread
+            };
+            let values = rng.normal_vec(t.len, std);
+            for (p, x) in m.params[t.offset..t.offset + t.len].iter_mut().zip(values) {
+                *p = if gain { 1.0 + x } else { x };
+            }
+        }
+        m
     }
 
     /// The same weights as a running [`TinyGpt`].
@@ -471,6 +524,14 @@ impl TrainableGpt {
         for i in 0..s.n_layers {
             let (done, rest) = self.blocks.split_at_mut(i * region);
             let x = stream_into(&self.encoded, done, region, i, &bs);
+            let mode = self.block_modes.get(i).copied().unwrap_or_default();
+            if mode == BlockMode::Removed {
+                // The stream leaves the block as it came in.
+                rest[bs.output_offset()..][..n * d].copy_from_slice(x);
+                continue;
+            }
+            let residual = if mode == BlockMode::Overwritten { Residual::Overwrite } else { Residual::Add };
+            let bs = BlockShape { residual, ..bs };
             let mut a = activations(split_mut(&mut rest[..region], bs.activation_lens()));
             let start = s.block_offset(i);
             let w = tensors(split(&self.params[start..], bs.tensor_lens()));
@@ -497,6 +558,27 @@ impl TrainableGpt {
         Ok(Some(self.losses[..n].iter().sum::<f32>() / n as f32))
     }
 
+    /// The streams around block `i` in the last forward pass ([B·T, d] each; see [`BlockStreams`]).
+    pub fn block_streams(&self, i: usize) -> Option<BlockStreams<'_>> {
+        let r = self.ran?;
+        if i >= self.shape.n_layers || self.block_modes.get(i) != Some(&BlockMode::Intact) {
+            return None;
+        }
+        let bs = self.shape.block(r.batch, r.seq_len);
+        let a = activations(split(&self.blocks[i * self.block_region..], bs.activation_lens()));
+        let mid = match self.shape.norm {
+            NormPlacement::Pre => a.res_1,
+            NormPlacement::Post => a.ln_1,
+        };
+        Some(BlockStreams {
+            input: stream_into(&self.encoded, &self.blocks, self.block_region, i, &bs),
+            after_attention: a.res_1,
+            feed_forward_reads: mid,
+            after_feed_forward: a.res_2,
+            output: &self.blocks[block_output(i, self.block_region, &bs)],
+        })
+    }
+
     /// The logits [B, T, V] of the last forward pass.
     pub fn logits(&self) -> &[f32] {
         let n = self.ran.map_or(0, |r| r.batch * r.seq_len);
@@ -520,6 +602,9 @@ impl TrainableGpt {
         let Some(Ran { batch, seq_len, with_targets: true }) = self.ran else {
             return Err(Error::field("backward", "needs a forward pass with targets first"));
         };
+        if self.block_modes.iter().any(|&m| m != BlockMode::Intact) {
+            return Err(Error::field("backward", "runs on the intact model only: put every block back first"));
+        }
         let s = self.shape;
         let (n, d, v) = (batch * seq_len, s.d_model, s.vocab_size);
         let bs = s.block(batch, seq_len);

@@ -30,20 +30,26 @@ pub fn scored_pairs(ids: &[usize], context: usize) -> impl Iterator<Item = (usiz
     windows(ids, context).flat_map(|w| w.windows(2).map(|p| (p[0], p[1])))
 }
 
-/// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
-pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
-    let p = model.shape.context;
-    let all: Vec<&[usize]> = windows(ids, p).collect();
-    if all.is_empty() {
+/// Whether `ids` hold at least one of the protocol's windows; if not, a message that says so.
+pub fn check_windows(ids: &[usize], context: usize) -> Result<()> {
+    if windows(ids, context).next().is_none() {
         return Err(Error::field(
             "text",
             format!(
-                "has {} symbols; the loss needs at least one window of {} (the model reads {p} and predicts the next)",
+                "has {} symbols; at least one window of {} is needed (the model reads {context} and predicts the next)",
                 thousands(ids.len() as u64),
-                p + 1
+                context + 1
             ),
         ));
     }
+    Ok(())
+}
+
+/// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
+pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
+    let p = model.shape.context;
+    check_windows(ids, p)?;
+    let all: Vec<&[usize]> = windows(ids, p).collect();
     let batch = model.max_batch();
     let (mut inputs, mut targets) = (Vec::with_capacity(batch * p), Vec::with_capacity(batch * p));
     let mut total = 0.0f64;

@@ -16,3 +16,5 @@ import './masks.js'; // <tb-masks>
 import './tiny-gpt.js'; // <tb-tiny-gpt>
 import './number.js'; // <tb-number>
 import './train.js'; // <tb-train>
+import './ablation.js'; // <tb-ablation>
+import './stream.js'; // <tb-stream>

@@ -83,6 +83,7 @@ input, select, button {
   padding: 0.2rem 0.4rem;
   min-height: 2rem;
 }
+select { max-width: 100%; }
 input[type="range"] { padding: 0; accent-color: var(--_accent); min-width: 8rem; flex: 1 1 10rem; }
 input[type="number"] { width: 7rem; }
 button { cursor: pointer; }

@@ -16,6 +16,7 @@ import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, rowLabelPosition, LEVELS, levelClass } from '../charts/heatmap.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { latestTrained, onTrained } from '../train/trained.js';
+import { makeModel } from '../train/models.js';
 import { parseWhole } from '../attributes.js';
 
 export const HEATMAP_CSS = `
@@ -100,16 +101,6 @@ export function showChar(c) {
   if (c === ' ') return '\u2423'; // ␣
   if (c === '\n') return '\u21b5'; // ↵
   return c;
-}
-
-/** Where a widget's model comes from: 'shipped', 'untrained' (with a seed) or 'trained'. */
-function makeModel(lib, source, seed) {
-  if (source === 'untrained') return lib.CharModel.untrained(seed);
-  if (source === 'trained') {
-    const t = latestTrained();
-    return lib.CharModel.from_parameters(t.settings, new Float32Array(t.parameters));
-  }
-  return lib.CharModel.shipped();
 }
 
 const DEFAULT_TEXT = 'the residual';

@@ -1,0 +1,21 @@
+//! The lessons' experiments, run on TinyGPT (one file each):
+//!
+//! - [`ablation`]: take one block out, or make it overwrite the stream instead of adding to it, and
+//!   measure the loss.
+//! - [`stream`]: how large the stream is entering each block, how much attention and the
+//!   feed-forward add to it, and how far each block turns it.
+//! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
+//!   (quoted, never computed here).
+
+pub mod ablation;
+pub mod quoted;
+pub mod stream;
+
+use crate::error::Result;
+use crate::nn::TrainableGpt;
+use crate::train::evaluate::check_windows;
+
+/// The text must hold one of the evaluation protocol's windows.
+fn check_text(model: &TrainableGpt, ids: &[usize]) -> Result<()> {
+    check_windows(ids, model.shape.context)
+}

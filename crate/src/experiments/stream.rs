@@ -1,0 +1,168 @@
+//! The stream is a sum of small edits. For each block, over every position of a text (the
+//! evaluation protocol's windows), the median of: the stream's norm entering the block; the norm of
+//! what attention adds and of what the feed-forward adds, each also as a fraction of the norm of the
+//! stream it read; and the cosine between the stream entering and leaving the block (1: the block
+//! only nudged it). Medians, not means, so a few odd positions do not decide the figure.
+
+use serde::Serialize;
+
+use super::check_text;
+use crate::error::{Error, Result};
+use crate::nn::{BlockMode, TrainableGpt};
+use crate::train::evaluate::windows;
+
+/// One block's medians.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BlockStream {
+    pub block: usize,
+    /// ‖x‖ entering the block.
+    pub stream_norm: f64,
+    /// ‖what attention adds‖.
+    pub attention_norm: f64,
+    /// ‖what attention adds‖ / ‖x‖.
+    pub attention_fraction: f64,
+    /// ‖what the feed-forward adds‖.
+    pub feed_forward_norm: f64,
+    /// ‖what the feed-forward adds‖ / ‖the stream it read‖.
+    pub feed_forward_fraction: f64,
+    /// cos(x entering, x leaving).
+    pub cosine_in_out: f64,
+}
+
+/// The medians for every block, and the norm of the stream the tables start it at.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StreamStats {
+    pub embedding_norm: f64,
+    /// Positions the medians are taken over.
+    pub positions: usize,
+    pub blocks: Vec<BlockStream>,
+}
+
+fn norm(x: &[f32]) -> f64 {
+    x.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()
+}
+
+fn norm_of_difference(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).map(|(&p, &q)| (p as f64 - q as f64).powi(2)).sum::<f64>().sqrt()
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(&p, &q)| p as f64 * q as f64).sum();
+    let n = norm(a) * norm(b);
+    if n > 0.0 {
+        dot / n
+    } else {
+        0.0
+    }
+}
+
+/// The median (the mean of the middle two for an even count).
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_unstable_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+/// The figures for `ids`, every block intact.
+pub fn stream_stats(model: &mut TrainableGpt, ids: &[usize]) -> Result<StreamStats> {
+    check_text(model, ids)?;
+    let (p, d, layers) = (model.shape.context, model.shape.d_model, model.shape.n_layers);
+    if model.block_modes.iter().any(|&m| m != BlockMode::Intact) {
+        return Err(Error::field("blocks", "the stream is measured on the intact model: put every block back first"));
+    }
+    let all: Vec<&[usize]> = windows(ids, p).collect();
+    // Per block: stream, attention, attention fraction, feed-forward, feed-forward fraction, cosine.
+    let mut per_block = vec![[(); 6].map(|_| Vec::<f64>::new()); layers];
+    let mut embedding = Vec::new();
+    let mut inputs = Vec::with_capacity(model.max_batch() * p);
+    for group in all.chunks(model.max_batch()) {
+        inputs.clear();
+        group.iter().for_each(|w| inputs.extend_from_slice(&w[..p]));
+        model.forward(&inputs, None, group.len(), p)?;
+        for (i, figures) in per_block.iter_mut().enumerate() {
+            let s = model.block_streams(i).expect("an intact block after a forward pass");
+            for n in 0..group.len() * p {
+                let row = |x: &[f32]| -> Vec<f32> { x[n * d..(n + 1) * d].to_vec() };
+                let (x, after_attn, ffn_in, after_ffn, out) = (
+                    row(s.input),
+                    row(s.after_attention),
+                    row(s.feed_forward_reads),
+                    row(s.after_feed_forward),
+                    row(s.output),
+                );
+                if i == 0 {
+                    embedding.push(norm(&x));
+                }
+                let (attn, ffn) = (norm_of_difference(&after_attn, &x), norm_of_difference(&after_ffn, &ffn_in));
+                let (xn, ffn_in_n) = (norm(&x), norm(&ffn_in));
+                for (k, value) in [xn, attn, attn / xn, ffn, ffn / ffn_in_n, cosine(&x, &out)].into_iter().enumerate() {
+                    figures[k].push(value);
+                }
+            }
+        }
+    }
+    let positions = embedding.len();
+    let blocks = per_block
+        .into_iter()
+        .enumerate()
+        .map(|(block, mut f)| BlockStream {
+            block,
+            stream_norm: median(&mut f[0]),
+            attention_norm: median(&mut f[1]),
+            attention_fraction: median(&mut f[2]),
+            feed_forward_norm: median(&mut f[3]),
+            feed_forward_fraction: median(&mut f[4]),
+            cosine_in_out: median(&mut f[5]),
+        })
+        .collect();
+    Ok(StreamStats { embedding_norm: median(&mut embedding), positions, blocks })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::nn::{GptShape, NormPlacement};
+
+    /// Two blocks of width 8 over 11 symbols, 6 positions, non-trivial weights.
+    pub fn small_model() -> TrainableGpt {
+        let shape = GptShape {
+            vocab_size: 11,
+            context: 6,
+            d_model: 8,
+            n_layers: 2,
+            n_heads: 2,
+            d_ff: 16,
+            attention_bias: false,
+            norm: NormPlacement::Pre,
+            eps: 1e-5,
+        };
+        TrainableGpt::with_random_weights(shape, 4, 11, 0.3)
+    }
+
+    #[test]
+    fn medians_take_the_middle() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn a_block_of_zeros_adds_nothing_and_leaves_the_stream_where_it_was() {
+        let mut m = small_model();
+        for t in m.shape.tensors().iter().filter(|t| t.name.starts_with("h.1.")) {
+            m.params[t.offset..t.offset + t.len].fill(0.0);
+        }
+        let ids: Vec<usize> = (0..60).map(|i| (i * 5 + 1) % 11).collect();
+        let s = stream_stats(&mut m, &ids).unwrap();
+        assert_eq!(s.positions, 8 * 6, "60 symbols make 8 windows of 7, each feeding 6");
+        let b = s.blocks[1];
+        assert_eq!((b.attention_norm, b.feed_forward_norm, b.attention_fraction), (0.0, 0.0, 0.0));
+        assert!((b.cosine_in_out - 1.0).abs() < 1e-12);
+        // Block 0 does add something, and the stream entering block 1 is what block 0 left.
+        assert!(s.blocks[0].attention_norm > 0.0 && s.blocks[0].cosine_in_out < 1.0);
+        assert!(s.embedding_norm > 0.0 && s.blocks[0].stream_norm == s.embedding_norm);
+    }
+}

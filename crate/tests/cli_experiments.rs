@@ -1,0 +1,49 @@
+//! `tblock ablate` and `tblock stream` on a trained model, as a course author would run them.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{error, json, scratch};
+
+#[test]
+fn ablate_and_stream_print_the_promised_fields() {
+    let dir = scratch("experiments");
+    let model = dir.join("m");
+    let m = model.to_str().unwrap();
+    json(&["train", "--steps", "30", "--layers", "3", "--width", "16", "--out", m]);
+    let a = json(&["ablate", "--weights", m]);
+    assert!((a["uniform"].as_f64().unwrap() - 50f64.ln()).abs() < 1e-12);
+    let e = json(&["eval", "--weights", m]);
+    assert_eq!(a["intact"], e["loss"], "the same protocol as tblock eval");
+    let blocks = a["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 3);
+    for (i, b) in blocks.iter().enumerate() {
+        assert_eq!(b["block"], i);
+        assert!(b["removed"].is_number() && b["overwritten"].is_number(), "{b}");
+    }
+    let s = json(&["stream", "--weights", m]);
+    assert!(s["embedding_norm"].as_f64().unwrap() > 0.0);
+    let blocks = s["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 3);
+    for key in [
+        "stream_norm",
+        "attention_norm",
+        "attention_fraction",
+        "feed_forward_norm",
+        "feed_forward_fraction",
+        "cosine_in_out",
+    ] {
+        assert!(blocks.iter().all(|b| b[key].is_number()), "{key}");
+    }
+    assert_eq!(blocks[0]["stream_norm"], s["embedding_norm"], "block 0 reads the tables' output");
+
+    let short = dir.join("short.txt");
+    std::fs::write(&short, "too short").unwrap();
+    for command in ["ablate", "stream"] {
+        let e = error(&[command, "--weights", m, "--text", short.to_str().unwrap()]);
+        assert!(e.contains("text: has 9 symbols; at least one window of 17 is needed"), "{command}: {e}");
+    }
+    let e = error(&["ablate", "--weights", "/no/such/model"]);
+    assert!(e.contains("cannot read /no/such/model"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,84 @@
+// <tb-ablation> and <tb-stream>: the lesson's experiments on the shipped six-block TinyGPT, with no
+// training first; the numbers are the library's (checked against it here), GPT-2 small's reported
+// figures beside them.
+import { test, expect } from '@playwright/test';
+import { openPage, pageOverflow } from './helpers.js';
+
+/** The library's own results for the six-block model, from the page's wasm instance. */
+function library(page) {
+  return page.evaluate(async () => {
+    const lib = await (await import('/src/wasm.js')).wasm;
+    const m = lib.CharModel.six_blocks();
+    try {
+      return { ablation: m.ablation(), stream: m.stream(), reported: lib.reported_gpt2_small() };
+    } finally {
+      m.free();
+    }
+  });
+}
+
+const two = (x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(x);
+const three = (x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(x);
+
+test('the ablation renders from the shipped weights; the toggle changes the bars; a block tells its numbers', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/experiments.html');
+  const widget = page.locator('tb-ablation').first();
+  await expect(widget.locator('.status')).toContainText('6 blocks of width 16, 20,384 parameters');
+  await expect(widget.locator('.bars .bar')).toHaveCount(6);
+  const lib = await library(page);
+  const a = lib.ablation;
+  await expect(widget.locator('.bars .line-label')).toHaveText([`intact ${two(a.intact)}`, `uniform ${two(a.uniform)}`]);
+  const svg = widget.getByRole('img', { name: /^Loss with each block removed/ });
+  await expect(svg).toHaveAttribute('aria-label', new RegExp(`block 0 ${two(a.blocks[0].removed).replace('.', '\\.')},`));
+  const removedHeights = await widget.locator('.bars .bar').evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('height'))));
+
+  await widget.getByLabel(/^overwriting/).check();
+  await expect(widget.getByRole('img', { name: /^Loss with each block overwriting the stream/ })).toBeVisible();
+  const overwrittenHeights = await widget.locator('.bars .bar').evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('height'))));
+  expect(overwrittenHeights).not.toEqual(removedHeights);
+
+  await widget.getByRole('button', { name: 'Block 3' }).click();
+  await expect(widget.getByRole('button', { name: 'Block 3' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(widget.locator('.details')).toHaveText(
+    `Block 3: removed, the loss is ${three(a.blocks[3].removed)} nats; overwriting, ${three(a.blocks[3].overwritten)}. Intact: ${three(a.intact)}; a uniform guess: ${three(a.uniform)}.`,
+  );
+  // The lesson's finding, on this model too: block 0 is the one that cannot go, and overwriting is
+  // worse than a uniform guess for most blocks.
+  expect(Math.max(...a.blocks.map((b) => b.removed))).toBe(a.blocks[0].removed);
+  expect(a.blocks.filter((b) => b.overwritten > a.uniform).length).toBeGreaterThanOrEqual(4);
+  // GPT-2 small's figures, quoted and labelled as such.
+  await expect(widget.locator('.reported figcaption')).toContainText('quoted, not computed here');
+  await expect(widget.locator('.reported li')).toHaveText(lib.reported.ablation.map((r) => `${r.what}: ${r.value}`));
+  expect(problems).toEqual([]);
+});
+
+test('the stream shows the library\u2019s medians for every block', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/experiments.html');
+  const widget = page.locator('tb-stream').first();
+  const { stream } = await library(page);
+  const cards = widget.locator('.cards li');
+  await expect(cards).toHaveCount(6);
+  const b0 = stream.blocks[0];
+  await expect(cards.first()).toContainText(`stream in: ${two(b0.stream_norm)}`);
+  await expect(cards.first()).toContainText(`cos(in, out): ${three(b0.cosine_in_out)}`);
+  await expect(widget.locator('svg.adds rect')).toHaveCount(12);
+  await expect(widget.getByRole('img', { name: /^Share of the stream each sublayer adds, per block: block 0: attention \d+%/ })).toBeVisible();
+  expect(stream.positions).toBeGreaterThan(1000);
+  expect(problems).toEqual([]);
+});
+
+test('bad attributes are named and the defaults used; phone width, dark mode', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const problems = await openPage(page, '/gallery/experiments.html');
+  const bad = page.locator('tb-ablation').nth(2);
+  await expect(bad.getByRole('alert').first()).toHaveText('model "gpt-5" is not a shipped model: choose six-blocks or shipped; using six-blocks');
+  await expect(bad.getByRole('alert').nth(1)).toHaveText('mode "sideways" is not a mode: choose removed or overwritten; using removed');
+  await expect(bad.locator('.bars .bar')).toHaveCount(6);
+  await expect(page.locator('tb-stream').nth(1).getByRole('alert')).toHaveText('model "nope" is not a shipped model: choose six-blocks or shipped; using six-blocks');
+  const twoBlock = page.locator('tb-ablation').nth(1);
+  await expect(twoBlock.getByLabel('Model')).toHaveValue('shipped');
+  await expect(twoBlock.locator('.bars .bar')).toHaveCount(2);
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,167 @@
+// <tb-stream>: the stream is a sum of small edits. For each block of a trained TinyGPT, medians over
+// the held-out text's positions (CharModel.stream): how long the stream is entering the block, how
+// much attention and the feed-forward add (each as a share of the stream it read, drawn as bars),
+// and the cosine between the stream entering and leaving (1: the block only nudged it). Beside it,
+// what the lesson reports for GPT-2 small.
+//
+// Attribute: model (six-blocks, the default, or shipped: the 2-block model).
+
+import { TbElement, h, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { s } from '../charts/svg.js';
+import { linearScale } from '../charts/cost-layout.js';
+import { roundTicks } from '../charts/loss-layout.js';
+import { formatDecimal, formatPercent } from '../format.js';
+import { makeModel } from '../train/models.js';
+import { modelSwitcher, reportedFigure, shippedModelAttr, REPORTED_CSS } from './experiment-parts.js';
+
+const CSS = `
+.chart { width: 100%; min-width: 0; }
+.adds text { font-size: 11px; }
+.adds .axis line { stroke: var(--_muted); }
+.adds .grid line { stroke: var(--_rule); }
+.adds .attention { fill: var(--_attention); }
+.adds .feed-forward { fill: var(--_feed-forward); }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.25rem 0; padding: 0; list-style: none; font-size: 0.9rem; }
+.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
+.swatch { display: inline-block; width: 0.9rem; height: 0.9rem; }
+.swatch.attention { background: var(--_attention); }
+.swatch.feed-forward { background: var(--_feed-forward); }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
+.cards li { padding: 0.4rem 0.6rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); font-variant-numeric: tabular-nums; }
+.cards strong { display: block; }
+${REPORTED_CSS}`;
+
+export class TbStream extends TbElement {
+  static observedAttributes = ['model'];
+  static styles = [sheet(CSS)];
+
+  #lib;
+  #parts;
+  #stats = null;
+  #observer;
+  #off;
+  #drawnWidth = 0;
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#off?.();
+  }
+
+  render(lib) {
+    this.#lib = lib;
+    const source = shippedModelAttr(this);
+    this.#off?.();
+    const { control, select, off } = modelSwitcher(this.uid, source, (picked) => this.#measure(picked));
+    this.#off = off;
+    const error = h('p', { class: 'error', role: 'alert', hidden: true });
+    const chart = h('div', { class: 'chart' });
+    const cards = h('ul', { class: 'cards', 'aria-label': 'Each block' });
+    const note = h('p', { class: 'muted' });
+    const reported = lib.reported_gpt2_small();
+    this.#parts = { select, error, chart, cards, note };
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, 'The stream, block by block'),
+      control,
+      error,
+      h(
+        'ul',
+        { class: 'legend', 'aria-label': 'Legend' },
+        h('li', {}, h('span', { class: 'swatch attention', 'aria-hidden': 'true' }), 'what attention adds'),
+        h('li', {}, h('span', { class: 'swatch feed-forward', 'aria-hidden': 'true' }), 'what the feed-forward adds'),
+        h('li', {}, '(each as a share of the stream it read; medians over positions)'),
+      ),
+      chart,
+      cards,
+      note,
+      reportedFigure(reported.source, reported.stream),
+    );
+    this.#observer?.disconnect();
+    this.#observer = new ResizeObserver(() => this.#draw(false));
+    this.#observer.observe(chart);
+    this.#measure(source);
+  }
+
+  #measure(source) {
+    const { error } = this.#parts;
+    let model;
+    try {
+      model = makeModel(this.#lib, source);
+      this.#stats = { ...model.stream(), info: model.info() };
+    } catch (err) {
+      error.textContent = errorText(err);
+      error.hidden = false;
+      return;
+    } finally {
+      model?.free();
+    }
+    error.hidden = true;
+    this.#draw(true);
+  }
+
+  #draw(force) {
+    const { chart, cards, note } = this.#parts ?? {};
+    const st = this.#stats;
+    if (!chart || !chart.isConnected || !st) return;
+    const width = Math.max(240, Math.round(chart.clientWidth || 560));
+    if (!force && width === this.#drawnWidth) return;
+    this.#drawnWidth = width;
+    chart.replaceChildren(addsChart(width, st));
+    const n = (x) => formatDecimal(x, 2);
+    cards.replaceChildren(
+      ...st.blocks.map((b) =>
+        h(
+          'li',
+          {},
+          h('strong', {}, `Block ${b.block}`),
+          `stream in: ${n(b.stream_norm)}`,
+          h('br'),
+          `attention adds ${n(b.attention_norm)} (${formatPercent(b.attention_fraction)})`,
+          h('br'),
+          `feed-forward adds ${n(b.feed_forward_norm)} (${formatPercent(b.feed_forward_fraction)})`,
+          h('br'),
+          `cos(in, out): ${formatDecimal(b.cosine_in_out, 3)}`,
+        ),
+      ),
+    );
+    note.textContent = `The tables start the stream at a norm of ${n(st.embedding_norm)}. Medians over ${st.positions.toLocaleString('en-US')} positions of the held-out text; ${st.info.layers} blocks of width ${st.info.width}.`;
+  }
+}
+
+/** Grouped bars: per block, attention's and the feed-forward's share of the stream they read. */
+function addsChart(width, st) {
+  const margin = { left: 44, right: 12, top: 10, bottom: 34 };
+  const height = 190;
+  const top = Math.max(0.5, ...st.blocks.flatMap((b) => [b.attention_fraction, b.feed_forward_fraction]));
+  const ticks = roundTicks(0, top, 4);
+  const y = linearScale([0, ticks.at(-1) < top ? top : ticks.at(-1)], [height - margin.bottom, margin.top]);
+  const slot = (width - margin.left - margin.right) / st.blocks.length;
+  const bar = Math.max(4, Math.min(22, slot * 0.35));
+  const bottom = height - margin.bottom;
+  const label =
+    'Share of the stream each sublayer adds, per block: ' +
+    st.blocks.map((b) => `block ${b.block}: attention ${formatPercent(b.attention_fraction)}, feed-forward ${formatPercent(b.feed_forward_fraction)}`).join('; ') +
+    '.';
+  return s(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': label, class: 'adds' },
+    s('g', { class: 'grid' }, ticks.map((t) => s('line', { x1: margin.left, x2: width - margin.right, y1: y.map(t), y2: y.map(t) }))),
+    s(
+      'g',
+      { class: 'axis' },
+      s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
+      ticks.map((t) => s('text', { x: margin.left - 6, y: y.map(t) + 4, 'text-anchor': 'end' }, formatPercent(t))),
+      st.blocks.map((b, i) => s('text', { x: margin.left + slot * (i + 0.5), y: bottom + 15, 'text-anchor': 'middle' }, slot < 48 ? String(b.block) : `block ${b.block}`)),
+      s('text', { x: width - margin.right, y: bottom + 28, 'text-anchor': 'end' }, 'block'),
+    ),
+    st.blocks.flatMap((b, i) => {
+      const cx = margin.left + slot * (i + 0.5);
+      return [
+        s('rect', { class: 'attention', x: cx - bar, y: y.map(b.attention_fraction), width: bar, height: y.map(0) - y.map(b.attention_fraction) }),
+        s('rect', { class: 'feed-forward', x: cx, y: y.map(b.feed_forward_fraction), width: bar, height: y.map(0) - y.map(b.feed_forward_fraction) }),
+      ];
+    }),
+  );
+}
+
+customElements.get('tb-stream') || customElements.define('tb-stream', TbStream);
