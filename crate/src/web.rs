@@ -345,6 +345,41 @@ pub fn reported_gpt2_small() -> Result<JsValue, JsError> {
     }))
 }
 
+/// The settings of one side of the pre-LN/post-LN race (the pre-LN side; the post-LN side differs
+/// only in `norm`): six blocks of width 32, a constant 3e-3, `steps`, `seed`, `warmup`.
+#[wasm_bindgen]
+pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue, JsError> {
+    let s = crate::experiments::race::race_settings(
+        amount("steps", steps)?,
+        whole_number("seed", seed)?,
+        amount("warmup", warmup)?,
+    );
+    s.validate()?;
+    to_js(&s)
+}
+
+/// What a race found at `step`, from the two held-out losses and the reference lines
+/// (`{ uniform, unigram, bigram }`): `{ step, pre, post, pre_place, post_place, post_lags, text }`.
+#[wasm_bindgen]
+pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> Result<JsValue, JsError> {
+    let r: crate::train::ReferenceLosses = from_js("the reference losses", reference, "{ uniform, unigram, bigram }")?;
+    for (what, x) in [("pre-LN's loss", pre), ("post-LN's loss", post)] {
+        if !x.is_finite() {
+            return Err(Error::out_of_range(what, x, "a loss is a finite number of nats").into());
+        }
+    }
+    to_js(&crate::experiments::race::verdict(whole("step", step)?, pre, post, &r))
+}
+
+/// The lesson's own race (quoted, not computed here): `{ source, findings: [{ what, value }] }`.
+#[wasm_bindgen]
+pub fn reported_race() -> Result<JsValue, JsError> {
+    to_js(&serde_json::json!({
+        "source": "reported by the lesson for two six-block character models trained on its author's text (two seeds, losses read off training batches); quoted, not computed here",
+        "findings": crate::experiments::quoted::REPORTED_RACE,
+    }))
+}
+
 /// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
 #[wasm_bindgen]
 pub struct TrainingRun {

@@ -47,3 +47,26 @@ fn ablate_and_stream_print_the_promised_fields() {
     assert!(e.contains("cannot read /no/such/model"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn race_prints_both_curves_and_a_verdict_per_seed() {
+    let v = json(&["race", "--steps", "6", "--seeds", "1,2", "--eval-every", "3"]);
+    assert_eq!(v["settings"]["layers"], 6);
+    assert_eq!(v["settings"]["width"], 32);
+    assert_eq!(v["settings"]["schedule"], "constant");
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for (run, seed) in runs.iter().zip([1, 2]) {
+        assert_eq!(run["seed"], seed);
+        assert_eq!(run["pre"]["norm"], "pre");
+        assert_eq!(run["post"]["norm"], "post");
+        assert_eq!(run["pre"]["losses"].as_array().unwrap().len(), 6);
+        assert_eq!(run["post"]["held_out"].as_array().unwrap().len(), 3, "steps 0, 3 and 6");
+        assert!(run["verdict"]["text"].as_str().unwrap().starts_with("At step 6, pre-LN is "), "{run}");
+    }
+    assert!(v["reference"]["bigram"].as_f64().unwrap() < v["reference"]["unigram"].as_f64().unwrap());
+    let e = error(&["race", "--steps", "0"]);
+    assert!(e.contains("steps 0 is out of range"), "{e}");
+    let e = error(&["race", "--seeds", "1,x"]);
+    assert!(e.contains("a seed is a whole number"), "{e}");
+}

@@ -131,3 +131,24 @@ fn the_six_block_model_takes_blocks_out_one_configuration_a_call() {
     );
     assert!(message(model.ablation(Some("short".into())).err().unwrap()).starts_with("text: has 5 symbols"));
 }
+
+#[wasm_bindgen_test]
+fn the_race_settings_and_verdict_come_from_the_library() {
+    use transformer_block::web::{norm_race_settings, norm_race_verdict};
+    let s = norm_race_settings(300.0, 2.0, 100.0).map_err(JsValue::from).unwrap();
+    assert_eq!(field(&s, "layers").as_f64(), Some(6.0));
+    assert_eq!(field(&s, "norm").as_string().as_deref(), Some("pre"));
+    assert_eq!(
+        message(norm_race_settings(300.0, 0.0, 400.0).err().unwrap()),
+        "warmup 400 is out of range: give 0 to the 300 steps of the run"
+    );
+    assert_eq!(
+        message(norm_race_settings(0.0, 0.0, 0.0).err().unwrap()),
+        "steps 0 is out of range: train for 1 to 100,000 steps"
+    );
+    let r = settings(&[("uniform", 3.9.into()), ("unigram", 3.4.into()), ("bigram", 2.6.into())]);
+    let v = norm_race_verdict(300.0, 2.5, 3.2, r.clone()).map_err(JsValue::from).unwrap();
+    assert_eq!(field(&v, "post_lags").as_bool(), Some(true));
+    assert!(message(norm_race_verdict(300.0, f64::NAN, 3.2, r).err().unwrap())
+        .starts_with("pre-LN's loss NaN is out of range"));
+}

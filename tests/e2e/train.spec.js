@@ -158,3 +158,25 @@ test('is usable by keyboard, and fits a 360px phone in dark mode', async ({ page
   expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });
+
+test('the norm race trains both models side by side and states what it found', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = await openPage(page, '/gallery/train.html');
+  const race = page.locator('tb-norm-race').first();
+  await expect(race.locator('.loss-chart .reference text')).toHaveCount(2); // unigram and bigram, before any run
+  await race.getByLabel('Steps', { exact: true }).fill('30');
+  await race.getByLabel('Warmup steps').fill('40');
+  await race.getByRole('button', { name: 'Race' }).click();
+  await expect(race.getByRole('alert')).toHaveText('warmup 40 is out of range: give 0 to the 30 steps of the run');
+  await race.getByLabel('Warmup steps').fill('10');
+  await race.getByRole('button', { name: 'Race' }).click();
+  await expect(race.locator('.outcome')).toContainText(/^At step 30, pre-LN is .* \(\d\.\d{3}\) and post-LN .* \(\d\.\d{3}\): (post-LN lags behind; this run stalled it|both trained; this run did not stall post-LN)\.$/, { timeout: 45_000 });
+  await expect(race.locator('.status')).toHaveText('pre-LN: step 30 of 30 · post-LN: step 30 of 30');
+  await expect(race.locator('.run-pre .train-line')).toHaveCount(1);
+  await expect(race.locator('.run-post .train-line')).toHaveCount(1);
+  await expect(race.locator('.muted').filter({ hasText: 'background workers' })).toHaveCount(1);
+  await expect(race.locator('.reported li')).toHaveCount(4);
+  const bad = page.locator('tb-norm-race').nth(1);
+  await expect(bad.getByRole('alert').first()).toHaveText('seed "x" is not a number; using 0');
+  expect(problems).toEqual([]);
+});

@@ -59,3 +59,14 @@ test('before a run there is nothing to draw but the axes', () => {
   assert.deepEqual(layout.references, []);
   assert.equal(layout.lastTrain, null);
 });
+
+test('several runs share one chart and one y axis', () => {
+  const reference = { uniform: 3.912, unigram: 3.406, bigram: 2.568 };
+  const pre = { key: 'pre', losses: Array.from({ length: 100 }, (_, i) => 3.9 - i / 60), heldOut: [{ step: 100, loss: 2.4 }] };
+  const post = { key: 'post', losses: Array.from({ length: 100 }, () => 3.3), heldOut: [{ step: 100, loss: 3.2 }] };
+  const layout = lossChartLayout({ width: 500, steps: 300, series: [pre, post], reference });
+  assert.deepEqual(layout.series.map((r) => r.key), ['pre', 'post']);
+  assert.ok(layout.series[1].heldOut[0].y < layout.series[0].heldOut[0].y, 'post-LN higher loss, higher on the chart');
+  assert.ok(layout.y.domain[0] <= 2.25, 'the axis reaches the lowest smoothed loss');
+  assert.equal(layout.trainPath, layout.series[0].trainPath);
+});

@@ -65,6 +65,12 @@ export declare class TbAblation extends TbElement {}
 export declare class TbStream extends TbElement {}
 
 /**
+ * `<tb-norm-race seed="0" steps="300" warmup="0">`: a pre-LN and a post-LN six-block TinyGPT trained
+ * side by side from the same seed; both curves, and what the race found, stated from its numbers.
+ */
+export declare class TbNormRace extends TbElement {}
+
+/**
  * `<tb-training-cost params tokens-per-iteration iterations peak-tflops utilisation>`: training
  * compute as 6·N·D and its time on given hardware (defaults: nanoGPT's GPT-2 run).
  */
@@ -110,6 +116,7 @@ declare global {
     'tb-train': TbTrain;
     'tb-ablation': TbAblation;
     'tb-stream': TbStream;
+    'tb-norm-race': TbNormRace;
     'tb-training-cost': TbTrainingCost;
   }
 }

@@ -23,4 +23,5 @@ export const TbNumber = defined('tb-number');
 export const TbTrain = defined('tb-train');
 export const TbAblation = defined('tb-ablation');
 export const TbStream = defined('tb-stream');
+export const TbNormRace = defined('tb-norm-race');
 export { wasm, wasmModule } from './wasm.js';

@@ -14,6 +14,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand, ValueEnum};
 use transformer_block::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme, PRESET_NAMES};
 use transformer_block::experiments::ablation::ablate;
+use transformer_block::experiments::race::{race, race_settings};
 use transformer_block::experiments::stream::stream_stats;
 use transformer_block::nn::weights::{self, StoredDtype};
 use transformer_block::nn::{Matrix, NormPlacement, TinyGpt, TrainableGpt};
@@ -153,6 +154,25 @@ enum Command {
         #[arg(long)]
         weights: PathBuf,
         /// The text. Default: the held-out last 10% of the lesson page's prose.
+        #[arg(long)]
+        text: Option<PathBuf>,
+    },
+    /// Race pre-LN against post-LN: two six-block models of width 32, the same seed (so the same
+    /// initial weights and batches) and settings (constant 3e-3), for each seed; both curves and what
+    /// each race found, as JSON.
+    Race {
+        #[arg(long, default_value_t = 300, allow_hyphen_values = true, value_parser = whole_number)]
+        steps: u64,
+        /// Seeds, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "0,1,2", allow_hyphen_values = true, value_parser = seed)]
+        seeds: Vec<u64>,
+        /// Steps of linear warmup for both models.
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = whole_number)]
+        warmup: u64,
+        /// The held-out loss every this many steps.
+        #[arg(long, default_value_t = 25, allow_hyphen_values = true, value_parser = whole_number)]
+        eval_every: u64,
+        /// A UTF-8 text to learn from (its last 10% held out). Default: the lesson page's prose.
         #[arg(long)]
         text: Option<PathBuf>,
     },
@@ -589,6 +609,28 @@ fn run(cli: Cli) -> Result<String, String> {
         Command::Ablate { weights, text } => {
             let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
             json(&ablate(&mut flat, &ids).map_err(|e| e.to_string())?)
+        }
+        Command::Race { steps, seeds, warmup, eval_every, text } => {
+            let text = match &text {
+                Some(path) => read_text(path)?,
+                None => LESSON_PROSE.to_string(),
+            };
+            let (steps, warmup, eval_every) =
+                (usize_of("steps", steps)?, usize_of("warmup", warmup)?, usize_of("eval-every", eval_every)?);
+            let mut runs = Vec::new();
+            let mut reference = None;
+            for seed in seeds {
+                eprintln!("tblock race: seed {seed}, {steps} steps, warmup {warmup}");
+                let (run, r) = race(&text, steps, seed, warmup, eval_every).map_err(|e| e.to_string())?;
+                eprintln!("  {}", run.verdict.text);
+                reference = Some(r);
+                runs.push(run);
+            }
+            json(&serde_json::json!({
+                "settings": race_settings(steps, 0, warmup),
+                "reference": reference,
+                "runs": runs,
+            }))
         }
         Command::Stream { weights, text } => {
             let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;

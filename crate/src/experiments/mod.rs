@@ -4,11 +4,13 @@
 //!   measure the loss.
 //! - [`stream`]: how large the stream is entering each block, how much attention and the
 //!   feed-forward add to it, and how far each block turns it.
+//! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
 
 pub mod ablation;
 pub mod quoted;
+pub mod race;
 pub mod stream;
 
 use crate::error::Result;

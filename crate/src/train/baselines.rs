@@ -9,12 +9,12 @@
 //! the pairs that start with b. They are scored on exactly the targets of the evaluation protocol
 //! (held-out windows of P + 1), so the three lines and the model's loss are comparable.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::evaluate::scored_pairs;
 
 /// The three reference losses on the held-out text, in nats.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ReferenceLosses {
     pub uniform: f64,
     pub unigram: f64,

@@ -44,8 +44,14 @@ export function renderLossChart(layout, { ariaLabel }) {
         ),
       ),
     ),
-    layout.trainPath ? s('path', { class: 'train-line', d: layout.trainPath }) : null,
-    layout.heldOutPath ? s('path', { class: 'held-out-line', d: layout.heldOutPath }) : null,
-    s('g', { class: 'held-out-points' }, layout.heldOut.map((p) => s('circle', { cx: p.x, cy: p.y, r: 3 }))),
+    layout.series.map((run) =>
+      s(
+        'g',
+        { class: `run run-${run.key}` },
+        run.trainPath ? s('path', { class: 'train-line', d: run.trainPath }) : null,
+        run.heldOutPath ? s('path', { class: 'held-out-line', d: run.heldOutPath }) : null,
+        s('g', { class: 'held-out-points' }, run.heldOut.map((p) => s('circle', { cx: p.x, cy: p.y, r: 3 }))),
+      ),
+    ),
   );
 }

@@ -60,18 +60,20 @@ const REFERENCE_LABELS = { uniform: 'uniform', unigram: 'unigram', bigram: 'bigr
 /**
  * Everything the renderer needs. `steps`: the run's length (the x axis); `losses`: each step's loss
  * so far; `heldOut`: [{ step, loss }]; `reference`: { uniform, unigram, bigram } (or null before a
- * run starts).
+ * run starts). For several runs on one chart (the norm race), `series`: [{ key, losses, heldOut }]
+ * in place of losses and heldOut; each comes back in `series` with its own paths.
  */
-export function lossChartLayout({ width, steps, losses, heldOut = [], reference = null }) {
+export function lossChartLayout({ width, steps, losses = [], heldOut = [], reference = null, series = null }) {
+  const runs = series ?? [{ key: 'run', losses, heldOut }];
   const w = Math.max(260, Math.round(width));
   const narrow = w < 420;
   const margin = { left: 44, right: narrow ? 62 : 76, top: 12, bottom: 38 };
   const height = narrow ? 220 : 260;
   const x = linearScale([0, Math.max(1, steps)], [margin.left, w - margin.right]);
 
-  const train = smoothed(losses);
-  const refValues = reference ? Object.values(reference) : [];
-  const values = [...train, ...heldOut.map((p) => p.loss), ...refValues].filter(Number.isFinite);
+  const trains = runs.map((r) => smoothed(r.losses));
+  const refValues = reference ? Object.values(reference).filter(Number.isFinite) : [];
+  const values = [...trains.flat(), ...runs.flatMap((r) => r.heldOut.map((p) => p.loss)), ...refValues].filter(Number.isFinite);
   const lo = values.length ? Math.min(...values) : 0;
   const hi = values.length ? Math.max(...values) : 4;
   // Half-nat steps around what is drawn, so the axis does not jump with every new point.
@@ -80,13 +82,23 @@ export function lossChartLayout({ width, steps, losses, heldOut = [], reference 
   const y = linearScale([y0, y1], [height - margin.bottom, margin.top]);
 
   const plotWidth = w - margin.left - margin.right;
-  const points = thinned(train, Math.max(2, Math.floor(plotWidth / 2)));
-  const trainPath = points.length ? linePath(points, (p) => x.map(p.step), (p) => y.map(p.value)) : '';
-  const held = heldOut.filter((p) => Number.isFinite(p.loss)).map((p) => ({ ...p, x: round1(x.map(p.step)), y: round1(y.map(p.loss)) }));
+  const drawn = runs.map((r, i) => {
+    const train = trains[i];
+    const points = thinned(train, Math.max(2, Math.floor(plotWidth / 2)));
+    const held = r.heldOut.filter((p) => Number.isFinite(p.loss)).map((p) => ({ ...p, x: round1(x.map(p.step)), y: round1(y.map(p.loss)) }));
+    return {
+      key: r.key,
+      trainPath: points.length ? linePath(points, (p) => x.map(p.step), (p) => y.map(p.value)) : '',
+      lastTrain: train.length ? { step: train.length, value: train[train.length - 1] } : null,
+      heldOut: held,
+      heldOutPath: held.length > 1 ? linePath(held, (p) => p.x, (p) => p.y) : '',
+    };
+  });
 
   // Reference lines, with their labels nudged apart when two sit within a line of text.
   const refs = reference
     ? Object.entries(REFERENCE_LABELS)
+        .filter(([key]) => Number.isFinite(reference[key]))
         .map(([key, label]) => ({ key, label, value: reference[key], y: round1(y.map(reference[key])) }))
         .sort((a, b) => a.y - b.y)
     : [];
@@ -101,10 +113,9 @@ export function lossChartLayout({ width, steps, losses, heldOut = [], reference 
     y,
     xTicks: roundTicks(0, Math.max(1, steps), Math.floor(plotWidth / 60), { whole: true }).map((value) => ({ value, x: round1(x.map(value)) })),
     yTicks: roundTicks(y0, y1, 4).map((value) => ({ value, y: round1(y.map(value)) })),
-    trainPath,
-    lastTrain: train.length ? { step: train.length, value: train[train.length - 1] } : null,
-    heldOut: held,
-    heldOutPath: held.length > 1 ? linePath(held, (p) => p.x, (p) => p.y) : '',
+    series: drawn,
+    // The first (or only) run, as the single-run chart reads it.
+    ...(({ trainPath, lastTrain, heldOut: h, heldOutPath }) => ({ trainPath, lastTrain, heldOut: h, heldOutPath }))(drawn[0]),
     references: refs,
   };
 }

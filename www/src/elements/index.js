@@ -18,3 +18,4 @@ import './number.js'; // <tb-number>
 import './train.js'; // <tb-train>
 import './ablation.js'; // <tb-ablation>
 import './stream.js'; // <tb-stream>
+import './norm-race.js'; // <tb-norm-race>

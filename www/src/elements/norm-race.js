@@ -1,0 +1,273 @@
+// <tb-norm-race>: pre-LN against post-LN. Two six-block TinyGPTs with the same seed (so the same
+// initial weights and the same batches) and the same settings, except where the norm sits, trained
+// side by side off the main thread; both loss curves on one chart with the unigram and bigram lines.
+// When both have finished, the library states what this race found (norm_race_verdict); nothing is
+// asserted in advance. Beside it, what the lesson reports from its own race.
+//
+// Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
+
+import { TbElement, h, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { lossChartLayout } from '../charts/loss-layout.js';
+import { renderLossChart } from '../charts/loss-chart-svg.js';
+import { formatDecimal, formatInteger } from '../format.js';
+import { trainingRunner } from '../train/runner.js';
+import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
+
+const CSS = `
+.fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(8rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
+.fields .field { display: flex; flex-direction: column; gap: 0.15rem; }
+.fields label { font-size: 0.9rem; }
+.fields input { width: 100%; }
+.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
+.buttons .primary { background: var(--_accent); color: var(--_bg); border-color: var(--_accent); font-weight: 600; }
+button:disabled { opacity: 0.55; cursor: default; }
+.chart { width: 100%; min-width: 0; margin-top: 0.5rem; }
+.loss-chart text { font-size: 11px; }
+.loss-chart .axis line { stroke: var(--_muted); }
+.loss-chart .axis-title { fill: var(--_muted); }
+.loss-chart .grid line { stroke: var(--_rule); }
+.loss-chart .reference line { stroke: var(--_muted); stroke-width: 1.5; stroke-dasharray: 2 4; }
+.loss-chart .reference text { fill: var(--_muted); }
+.loss-chart .train-line { fill: none; stroke-width: 2.25; stroke-linejoin: round; }
+.loss-chart .held-out-line { fill: none; stroke-width: 1.25; stroke-dasharray: 4 3; }
+.loss-chart .held-out-points circle { fill: var(--_bg); stroke-width: 2; }
+.run-pre .train-line, .run-pre .held-out-line, .run-pre circle { stroke: var(--_attention); }
+.run-post .train-line, .run-post .held-out-line, .run-post circle { stroke: var(--_feed-forward); }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.5rem 0 0; padding: 0; list-style: none; font-size: 0.9rem; }
+.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
+.swatch { display: inline-block; width: 1.6rem; height: 0; border-top: 3px solid currentColor; }
+.swatch.pre { color: var(--_attention); }
+.swatch.post { color: var(--_feed-forward); }
+.swatch.reference { color: var(--_muted); border-top-style: dotted; }
+.status { font-variant-numeric: tabular-nums; }
+.outcome { font-weight: 600; }
+${REPORTED_CSS}`;
+
+const FIELDS = [
+  { key: 'seed', label: 'Seed', fallback: 0 },
+  { key: 'steps', label: 'Steps', fallback: 300 },
+  { key: 'warmup', label: 'Warmup steps', fallback: 0 },
+];
+
+let races = 0;
+
+export class TbNormRace extends TbElement {
+  static observedAttributes = ['seed', 'steps', 'warmup'];
+  static styles = [sheet(CSS)];
+
+  #lib;
+  #parts;
+  #runners = null; // { pre, post }
+  #race = null; // { id, steps, reference, sides: { pre, post } }
+  #observer;
+  #frame = 0;
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#stop();
+  }
+
+  render(lib) {
+    if (this.#race && !this.#finished()) return; // keep a race's view
+    this.#lib = lib;
+    const inputs = {};
+    const fields = FIELDS.map((f) => {
+      const id = `${this.uid}-${f.key}`;
+      let value = this.attr(f.key, String(f.fallback));
+      if (!Number.isFinite(Number(value))) {
+        this.warn(`${f.key} "${value.slice(0, 24)}" is not a number; using ${f.fallback}`);
+        value = String(f.fallback);
+      }
+      inputs[f.key] = h('input', { id, type: 'number', step: 1, min: 0, value, inputMode: 'numeric' });
+      return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), inputs[f.key]);
+    });
+    const raceButton = h('button', { type: 'button', class: 'primary' }, 'Race');
+    const stopButton = h('button', { type: 'button', disabled: true }, 'Stop');
+    const error = h('p', { class: 'error', role: 'alert', hidden: true });
+    const status = h('p', { class: 'status' }, 'Not started: six blocks of width 32 each, the same seed, batches and learning rate.');
+    const chart = h('div', { class: 'chart' });
+    const outcome = h('p', { class: 'outcome', 'aria-live': 'polite' });
+    const where = h('p', { class: 'muted' });
+    const reported = lib.reported_race();
+    this.#parts = { inputs, raceButton, stopButton, error, status, chart, outcome, where };
+    raceButton.addEventListener('click', () => this.#start());
+    stopButton.addEventListener('click', () => this.#stop());
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, 'Pre-LN against post-LN'),
+      h('fieldset', { class: 'fields' }, h('legend', { class: 'visually-hidden' }, 'Race settings'), fields),
+      h('div', { class: 'buttons' }, raceButton, stopButton),
+      error,
+      status,
+      h(
+        'ul',
+        { class: 'legend', 'aria-label': 'Legend' },
+        h('li', {}, h('span', { class: 'swatch pre', 'aria-hidden': 'true' }), 'pre-LN: x + f(LN(x))'),
+        h('li', {}, h('span', { class: 'swatch post', 'aria-hidden': 'true' }), 'post-LN: LN(x + f(x))'),
+        h('li', {}, h('span', { class: 'swatch reference', 'aria-hidden': 'true' }), 'unigram and bigram losses (dashed: held-out points)'),
+      ),
+      chart,
+      outcome,
+      where,
+      reportedFigure(reported.source, reported.findings),
+    );
+    this.#observer?.disconnect();
+    this.#observer = new ResizeObserver(() => this.#draw());
+    this.#observer.observe(chart);
+    this.#draw();
+  }
+
+  #finished() {
+    return !this.#race || Object.values(this.#race.sides).every((s) => s.done);
+  }
+
+  #fail(text) {
+    this.#parts.error.textContent = text;
+    this.#parts.error.hidden = false;
+  }
+
+  #setRunning(running) {
+    const { raceButton, stopButton, inputs } = this.#parts;
+    raceButton.disabled = running;
+    stopButton.disabled = !running;
+    for (const input of Object.values(inputs)) input.disabled = running;
+  }
+
+  async #start() {
+    const values = {};
+    for (const f of FIELDS) {
+      const text = this.#parts.inputs[f.key].value.trim();
+      if (text === '' || Number.isNaN(Number(text))) return this.#fail(`${f.label}: type a number`);
+      values[f.key] = Number(text);
+    }
+    let pre;
+    try {
+      pre = this.#lib.norm_race_settings(values.steps, values.seed, values.warmup);
+    } catch (err) {
+      return this.#fail(errorText(err));
+    }
+    this.#parts.error.hidden = true;
+    this.#parts.outcome.textContent = '';
+    this.#setRunning(true);
+    if (!this.#runners) {
+      const [a, b] = await Promise.all([trainingRunner(), trainingRunner()]);
+      this.#runners = { pre: a, post: b };
+      a.onmessage = (m) => this.#receive('pre', m);
+      b.onmessage = (m) => this.#receive('post', m);
+      this.#parts.where.textContent =
+        a.kind === 'worker' ? 'Both models train in background workers, side by side.' : `The models train on the page itself, in slices of a few milliseconds (${a.reason}).`;
+    }
+    const id = ++races;
+    const side = () => ({ losses: [], heldOut: [], stepsDone: 0, done: false, stopped: null });
+    this.#race = { id, steps: pre.steps, reference: null, sides: { pre: side(), post: side() } };
+    this.#runners.pre.post({ type: 'start', id, settings: pre, sampleEvery: 1e9 });
+    this.#runners.post.post({ type: 'start', id, settings: { ...pre, norm: 'post' }, sampleEvery: 1e9 });
+    this.#schedule();
+  }
+
+  #stop() {
+    if (!this.#race || this.#finished()) return;
+    this.#runners?.pre.post({ type: 'stop' });
+    this.#runners?.post.post({ type: 'stop' });
+  }
+
+  #receive(key, message) {
+    const race = this.#race;
+    if (!race || message.id !== race.id) {
+      if (message.type === 'error' && message.id === undefined) this.#fail(message.message);
+      return;
+    }
+    const side = race.sides[key];
+    switch (message.type) {
+      case 'started':
+        race.reference = message.reference;
+        side.heldOut.push(message.heldOut);
+        break;
+      case 'progress':
+        side.losses.push(...message.losses);
+        side.stepsDone = message.stepsDone;
+        if (message.heldOut) side.heldOut.push(message.heldOut);
+        break;
+      case 'finished':
+        side.stepsDone = message.stepsDone;
+        if (side.heldOut.at(-1)?.step !== message.heldOut.step) side.heldOut.push(message.heldOut);
+        side.stopped = message.stopped;
+        side.done = true;
+        break;
+      case 'error':
+        side.done = true;
+        this.#fail(message.message);
+        break;
+      default:
+        return;
+    }
+    if (this.#finished()) this.#finish();
+    this.#schedule();
+  }
+
+  #finish() {
+    this.#setRunning(false);
+    const { pre, post } = this.#race.sides;
+    const last = (s) => s.heldOut.at(-1);
+    const stops = [pre, post].map((s) => s.stopped).filter(Boolean);
+    if (stops.length) this.#fail(stops.join(' '));
+    if (!this.#race.reference || !last(pre) || !last(post)) return;
+    try {
+      const step = Math.min(last(pre).step, last(post).step);
+      const v = this.#lib.norm_race_verdict(step, last(pre).loss, last(post).loss, this.#race.reference);
+      this.#parts.outcome.textContent = v.text;
+    } catch (err) {
+      this.#fail(errorText(err));
+    }
+  }
+
+  #schedule() {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      try {
+        this.#show();
+      } catch (err) {
+        this.#fail(`could not draw the race: ${errorText(err)}`);
+      }
+    });
+  }
+
+  #show() {
+    const race = this.#race;
+    if (!race || !this.#parts) return;
+    const { pre, post } = race.sides;
+    const steps = formatInteger(race.steps);
+    this.#parts.status.textContent = `pre-LN: step ${formatInteger(pre.stepsDone)} of ${steps} · post-LN: step ${formatInteger(post.stepsDone)} of ${steps}`;
+    this.#draw();
+  }
+
+  #draw() {
+    const box = this.#parts?.chart;
+    if (!box || !box.isConnected) return;
+    const width = Math.round(box.clientWidth || 640);
+    const race = this.#race;
+    // Before a race, the lines of the default text are already known.
+    const r = race?.reference ?? this.#lib.train_defaults().reference;
+    const reference = { unigram: r.unigram, bigram: r.bigram };
+    const series = ['pre', 'post'].map((key) => ({ key, losses: race?.sides[key].losses ?? [], heldOut: race?.sides[key].heldOut ?? [] }));
+    const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference });
+    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race) }));
+  }
+}
+
+function chartLabel(race) {
+  if (!race) return 'Loss against step for a pre-LN and a post-LN model. No race yet: press Race.';
+  const n = (x) => formatDecimal(x, 3);
+  const side = (name, s) => {
+    const last = s.heldOut.at(-1);
+    return `${name}: step ${formatInteger(s.stepsDone)}${last ? `, held-out loss ${n(last.loss)} at step ${formatInteger(last.step)}` : ''}`;
+  };
+  const r = race.reference;
+  return (
+    `Loss against step. ${side('pre-LN', race.sides.pre)}; ${side('post-LN', race.sides.post)}.` +
+    (r ? ` Reference lines: unigram ${n(r.unigram)}, bigram ${n(r.bigram)} nats.` : '')
+  );
+}
+
+customElements.get('tb-norm-race') || customElements.define('tb-norm-race', TbNormRace);
