@@ -380,6 +380,73 @@ pub fn reported_race() -> Result<JsValue, JsError> {
     }))
 }
 
+/// The page's clock in milliseconds: `performance.now()` (a window's or a worker's), else `Date.now()`.
+fn now_ms() -> f64 {
+    let global = js_sys::global();
+    js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
+        .ok()
+        .filter(|p| p.is_object())
+        .and_then(|p| {
+            let now = js_sys::Reflect::get(&p, &JsValue::from_str("now")).ok()?;
+            now.dyn_ref::<js_sys::Function>()?.call0(&p).ok()?.as_f64()
+        })
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// One of the four ways of spending the same block-parameter budget (`index` 0 to 3: 6 x 136,
+/// 12 x 96, 24 x 68, 48 x 48), timed in the reader's browser a few runs a call.
+#[wasm_bindgen]
+pub struct DepthLatency {
+    timer: crate::experiments::latency::DepthTimer,
+}
+
+#[wasm_bindgen]
+impl DepthLatency {
+    #[wasm_bindgen(constructor)]
+    pub fn new(index: f64) -> Result<DepthLatency, JsError> {
+        Ok(DepthLatency { timer: crate::experiments::latency::DepthTimer::new(whole("configuration", index)?)? })
+    }
+
+    /// Time `reps` more runs of one token through the stack (1 to 1,000).
+    pub fn run(&mut self, reps: f64) -> Result<(), JsError> {
+        Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
+    }
+
+    /// `{ layers, width, block_params, runs, median_ms }` of the runs so far.
+    pub fn result(&self) -> Result<JsValue, JsError> {
+        to_js(&self.timer.result())
+    }
+}
+
+/// How many ways [`DepthLatency`] knows, and the sequence lengths the attention share is timed at.
+#[wasm_bindgen]
+pub fn latency_plan() -> Result<JsValue, JsError> {
+    use crate::experiments::latency::{DEPTHS, STAGE_SEQ_LENS};
+    to_js(&serde_json::json!({ "depths": DEPTHS, "seq_lens": STAGE_SEQ_LENS }))
+}
+
+/// One block of width 64 at `seq_len`: its attention stage's median time against the whole block's,
+/// `reps` runs each, and the same share of its FLOPs from the analytic model.
+#[wasm_bindgen]
+pub fn attention_time_share(seq_len: f64, reps: f64) -> Result<JsValue, JsError> {
+    to_js(&crate::experiments::latency::time_attention_share(
+        amount("sequence length", seq_len)?,
+        amount("repetitions", reps)?,
+        &now_ms,
+    )?)
+}
+
+/// The lesson's own timings (quoted, not computed here): `{ source, depth, attention }`.
+#[wasm_bindgen]
+pub fn reported_latency() -> Result<JsValue, JsError> {
+    use crate::experiments::quoted::{REPORTED_ATTENTION_TIME, REPORTED_DEPTH};
+    to_js(&serde_json::json!({
+        "source": "reported by the lesson for GPT-2-sized blocks on its author's CPU at batch 1; quoted, not computed here",
+        "depth": REPORTED_DEPTH,
+        "attention": REPORTED_ATTENTION_TIME,
+    }))
+}
+
 /// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
 #[wasm_bindgen]
 pub struct TrainingRun {

@@ -70,3 +70,18 @@ fn race_prints_both_curves_and_a_verdict_per_seed() {
     let e = error(&["race", "--seeds", "1,x"]);
     assert!(e.contains("a seed is a whole number"), "{e}");
 }
+
+#[test]
+fn latency_times_four_stacks_of_equal_parameters_and_the_attention_share() {
+    let v = json(&["latency", "--reps", "2"]);
+    let depth = v["depth"].as_array().unwrap();
+    let shapes: Vec<(u64, u64)> =
+        depth.iter().map(|d| (d["layers"].as_u64().unwrap(), d["width"].as_u64().unwrap())).collect();
+    assert_eq!(shapes, [(6, 136), (12, 96), (24, 68), (48, 48)]);
+    assert!(depth.iter().all(|d| d["runs"] == 2 && d["median_ms"].as_f64().unwrap() > 0.0));
+    let shares = v["attention_share"].as_array().unwrap();
+    assert_eq!(shares.len(), 4);
+    assert!(shares.windows(2).all(|w| w[0]["flops_share"].as_f64() < w[1]["flops_share"].as_f64()));
+    let e = error(&["latency", "--reps", "0"]);
+    assert!(e.contains("repetitions 0 is out of range: time 1 to 1,000 runs"), "{e}");
+}

@@ -152,3 +152,20 @@ fn the_race_settings_and_verdict_come_from_the_library() {
     assert!(message(norm_race_verdict(300.0, f64::NAN, 3.2, r).err().unwrap())
         .starts_with("pre-LN's loss NaN is out of range"));
 }
+
+#[wasm_bindgen_test]
+fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
+    use transformer_block::web::{attention_time_share, DepthLatency};
+    let mut t = DepthLatency::new(3.0).map_err(JsValue::from).unwrap();
+    t.run(2.0).map_err(JsValue::from).unwrap();
+    let r = t.result().map_err(JsValue::from).unwrap();
+    assert_eq!((field(&r, "layers").as_f64(), field(&r, "runs").as_f64()), (Some(48.0), Some(2.0)));
+    assert_eq!(message(t.run(0.0).err().unwrap()), "repetitions 0 is out of range: time 1 to 1,000 runs");
+    assert_eq!(message(t.run(1e12).err().unwrap()), "repetitions 1e12 is out of range: time 1 to 1,000 runs");
+    assert!(message(DepthLatency::new(4.0).err().unwrap()).starts_with("configuration 4 is out of range"));
+    let share = attention_time_share(32.0, 1.0).map_err(JsValue::from).unwrap();
+    assert!(field(&share, "flops_share").as_f64().unwrap() > 0.3);
+    assert!(
+        message(attention_time_share(5000.0, 1.0).err().unwrap()).starts_with("sequence length 5000 is out of range")
+    );
+}

@@ -82,3 +82,22 @@ test('bad attributes are named and the defaults used; phone width, dark mode', a
   expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });
+
+test('depth and latency: four stacks of equal parameters timed in the browser, and attention\u2019s share', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = await openPage(page, '/gallery/experiments.html');
+  const widget = page.locator('tb-depth-latency');
+  await widget.scrollIntoViewIfNeeded();
+  await expect(widget.locator('.status')).toContainText('Timed just now in your browser', { timeout: 45_000 });
+  await expect(widget.locator('.bars .bar')).toHaveCount(4);
+  const label = await widget.getByRole('img', { name: /^Median time of one token through the stack/ }).getAttribute('aria-label');
+  // The four stacks and their block parameters, from the analytic model: equal within 1%.
+  for (const [l, w, p] of [[6, 136, '1,339,056'], [12, 96, '1,337,472'], [24, 68, '1,346,400'], [48, 48, '1,347,840']]) {
+    expect(label).toMatch(new RegExp(`${l} blocks of width ${w} \\(${p} block parameters\\): [\\d.]+ ms`));
+  }
+  const shares = widget.locator('.shares li');
+  await expect(shares).toHaveCount(4);
+  await expect(shares.first()).toContainText(/^T = 32attention stage [\d.]+ ms of the block's [\d.]+ msshare of the time: \d+%share of the FLOPs: 38%$/);
+  await expect(widget.locator('.reported li')).toHaveCount(7);
+  expect(problems).toEqual([]);
+});

@@ -21,3 +21,10 @@ test('before anything is measured, only the slots', () => {
   assert.deepEqual(layout.bars.map((b) => b.height), [0, 0]);
   assert.deepEqual(layout.lines, []);
 });
+
+test('times get a round axis just above the tallest bar', () => {
+  const layout = blockBarsLayout({ width: 400, values: [0.13, 0.135, 0.165, 0.165], nice: true });
+  const top = layout.y.domain[1];
+  assert.ok(top >= 0.165 && top <= 0.25, `${top}`);
+  assert.ok(layout.bars[3].height > layout.bars[0].height);
+});

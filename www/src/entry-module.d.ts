@@ -71,6 +71,13 @@ export declare class TbStream extends TbElement {}
 export declare class TbNormRace extends TbElement {}
 
 /**
+ * `<tb-depth-latency>`: the same block parameters spent on more thin blocks or fewer wide ones, one
+ * token timed through each stack in the reader's browser; and one block's attention stage as a share
+ * of its time at growing T, beside its share of the FLOPs.
+ */
+export declare class TbDepthLatency extends TbElement {}
+
+/**
  * `<tb-training-cost params tokens-per-iteration iterations peak-tflops utilisation>`: training
  * compute as 6·N·D and its time on given hardware (defaults: nanoGPT's GPT-2 run).
  */
@@ -117,6 +124,7 @@ declare global {
     'tb-ablation': TbAblation;
     'tb-stream': TbStream;
     'tb-norm-race': TbNormRace;
+    'tb-depth-latency': TbDepthLatency;
     'tb-training-cost': TbTrainingCost;
   }
 }

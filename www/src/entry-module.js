@@ -24,4 +24,5 @@ export const TbTrain = defined('tb-train');
 export const TbAblation = defined('tb-ablation');
 export const TbStream = defined('tb-stream');
 export const TbNormRace = defined('tb-norm-race');
+export const TbDepthLatency = defined('tb-depth-latency');
 export { wasm, wasmModule } from './wasm.js';

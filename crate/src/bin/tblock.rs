@@ -14,6 +14,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand, ValueEnum};
 use transformer_block::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme, PRESET_NAMES};
 use transformer_block::experiments::ablation::ablate;
+use transformer_block::experiments::latency::{time_attention_share, DepthTimer, DEPTHS, STAGE_SEQ_LENS};
 use transformer_block::experiments::race::{race, race_settings};
 use transformer_block::experiments::stream::stream_stats;
 use transformer_block::nn::weights::{self, StoredDtype};
@@ -175,6 +176,13 @@ enum Command {
         /// A UTF-8 text to learn from (its last 10% held out). Default: the lesson page's prose.
         #[arg(long)]
         text: Option<PathBuf>,
+    },
+    /// Where the time goes, timed on this machine: one token through the same block-parameter budget
+    /// spent four ways (6 x 136 to 48 x 48), and one block's attention stage as a share of its time
+    /// at growing T beside its share of the FLOPs. Medians of `--reps` runs; JSON.
+    Latency {
+        #[arg(long, default_value_t = 200, allow_hyphen_values = true, value_parser = whole_number)]
+        reps: u64,
     },
     /// Write text with a trained model: the prompt, then what the model adds.
     Sample {
@@ -631,6 +639,23 @@ fn run(cli: Cli) -> Result<String, String> {
                 "reference": reference,
                 "runs": runs,
             }))
+        }
+        Command::Latency { reps } => {
+            let reps = usize_of("reps", reps)?;
+            let start = Instant::now();
+            let now = move || start.elapsed().as_secs_f64() * 1e3;
+            let mut depth = Vec::new();
+            for i in 0..DEPTHS.len() {
+                let mut timer = DepthTimer::new(i).map_err(|e| e.to_string())?;
+                timer.run(reps, &now).map_err(|e| e.to_string())?;
+                depth.push(timer.result());
+            }
+            let shares = STAGE_SEQ_LENS
+                .iter()
+                .map(|&t| time_attention_share(t, reps, &now))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            json(&serde_json::json!({ "clock": "native (tblock)", "depth": depth, "attention_share": shares }))
         }
         Command::Stream { weights, text } => {
             let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;

@@ -5,10 +5,12 @@
 //! - [`stream`]: how large the stream is entering each block, how much attention and the
 //!   feed-forward add to it, and how far each block turns it.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
+//! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
 
 pub mod ablation;
+pub mod latency;
 pub mod quoted;
 pub mod race;
 pub mod stream;

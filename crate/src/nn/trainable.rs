@@ -297,6 +297,12 @@ pub struct BlockStreams<'a> {
     pub output: &'a [f32],
 }
 
+/// A buffer (at least the block's activation length) cut into one block's activations, for code
+/// that runs a block on its own (the timing experiment).
+pub fn activations_of<'a>(buf: &'a mut [f32], bs: &BlockShape) -> BlockActivations<&'a mut [f32]> {
+    activations(split_mut(buf, bs.activation_lens()))
+}
+
 /// What the last forward pass ran on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Ran {
@@ -464,7 +470,8 @@ impl TrainableGpt {
         self.max_batch
     }
 
-    fn block_weights(&self, i: usize) -> BlockTensors<&[f32]> {
+    /// Block `i`'s weights, as slices of the flat buffer.
+    pub fn block_weights(&self, i: usize) -> BlockTensors<&[f32]> {
         let start = self.shape.block_offset(i);
         tensors(split(&self.params[start..], self.shape.block(1, 1).tensor_lens()))
     }

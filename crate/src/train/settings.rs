@@ -64,8 +64,8 @@ impl Default for TrainSettings {
     }
 }
 
-/// What a count setting allows, as a message says it (for a value too large to check against the
-/// others).
+/// What a count setting (of training, or of an experiment) allows, as a message says it, also for a
+/// value too large to check against the others.
 pub fn allowed(what: &str) -> String {
     match what {
         "steps" => format!("train for 1 to {} steps", thousands(MAX_STEPS as u64)),
@@ -74,6 +74,7 @@ pub fn allowed(what: &str) -> String {
         "heads" => format!("give 1 to {} heads", WIDTHS.1),
         "batch" => format!("give 1 to {MAX_BATCH} windows per step"),
         "warmup" => "give 0 to the number of steps of the run".to_string(),
+        "repetitions" => format!("time 1 to {} runs", thousands(crate::experiments::latency::MAX_REPS as u64)),
         _ => "it is far larger than any setting allows".to_string(),
     }
 }

@@ -9,12 +9,14 @@
 import { linearScale } from './cost-layout.js';
 import { roundTicks } from './loss-layout.js';
 
-export function blockBarsLayout({ width, values, lines = {} }) {
+export function blockBarsLayout({ width, values, lines = {}, nice = false }) {
   const w = Math.max(240, Math.round(width));
   const margin = { left: 40, right: 84, top: 10, bottom: 34 };
   const height = 220;
   const known = [...values, ...Object.values(lines)].filter(Number.isFinite);
-  const top = Math.max(1, Math.ceil(Math.max(0, ...known) + 0.25));
+  const max = Math.max(0, ...known);
+  // Losses: whole nats with a quarter to spare. Anything else (`nice`): the first round tick above.
+  const top = nice ? (max > 0 ? roundTicks(0, max * 1.1, 4).filter((t) => t >= max).concat([max * 1.1])[0] : 1) : Math.max(1, Math.ceil(max + 0.25));
   const y = linearScale([0, top], [height - margin.bottom, margin.top]);
   const slot = (w - margin.left - margin.right) / Math.max(1, values.length);
   const barWidth = Math.max(6, Math.min(48, slot * 0.7));

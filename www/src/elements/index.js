@@ -19,3 +19,4 @@ import './train.js'; // <tb-train>
 import './ablation.js'; // <tb-ablation>
 import './stream.js'; // <tb-stream>
 import './norm-race.js'; // <tb-norm-race>
+import './depth-latency.js'; // <tb-depth-latency>

@@ -1,0 +1,184 @@
+// <tb-depth-latency>: where the time goes, timed in the reader's own browser. (1) Depth is latency:
+// the same block-parameter budget spent four ways (6 blocks of width 136 down to 48 of width 48, the
+// lesson's GPT-2-sized configurations scaled down), one token through the stack at batch 1, median
+// of repeated runs, as bars with their (equal) parameter counts from the analytic model. (2) One
+// block's attention stage as a share of the block's measured time at growing T, beside its share
+// of the FLOPs. Timing starts when the widget comes into view, a few runs per task so the page never
+// waits; every number (medians, counts, shares) is the library's. The lesson's own timings beside.
+
+import { TbElement, h, errorText } from './base.js';
+import { sheet } from './theme.js';
+import { s } from '../charts/svg.js';
+import { blockBarsLayout } from '../charts/bars-layout.js';
+import { formatDecimal, formatInteger, formatPercent } from '../format.js';
+import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
+
+const CSS = `
+.chart { width: 100%; min-width: 0; }
+.bars text { font-size: 11px; }
+.bars .axis line { stroke: var(--_muted); }
+.bars .grid line { stroke: var(--_rule); }
+.bars .bar { fill: var(--_attention); }
+.bars .axis-title { fill: var(--_muted); }
+.shares { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
+.shares li { padding: 0.4rem 0.6rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); font-variant-numeric: tabular-nums; }
+.shares strong { display: block; }
+.status { font-variant-numeric: tabular-nums; }
+${REPORTED_CSS}`;
+
+/** Runs per task and in all, for each way of spending the budget and each T. */
+const REPS_PER_TASK = 3;
+const DEPTH_RUNS = 15;
+const STAGE_REPS = 9;
+
+export class TbDepthLatency extends TbElement {
+  static styles = [sheet(CSS)];
+
+  #lib;
+  #parts;
+  #timers = [];
+  #job = 0;
+  #visible;
+
+  disconnectedCallback() {
+    this.#job++;
+    this.#visible?.disconnect();
+    this.#free();
+  }
+
+  #free() {
+    for (const t of this.#timers) t.free();
+    this.#timers = [];
+  }
+
+  render(lib) {
+    this.#lib = lib;
+    const again = h('button', { type: 'button' }, 'Time again');
+    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, 'Timing starts when this comes into view.');
+    const error = h('p', { class: 'error', role: 'alert', hidden: true });
+    const chart = h('div', { class: 'chart' });
+    const shares = h('ul', { class: 'shares', 'aria-label': 'Attention stage by sequence length' });
+    const reported = lib.reported_latency();
+    this.#parts = { again, status, error, chart, shares };
+    again.addEventListener('click', () => this.#start());
+    this.shadowRoot.replaceChildren(
+      h('h3', {}, 'Depth is latency'),
+      h('p', {}, 'The same parameters in the blocks, spent four ways; one token through the stack, timed here.'),
+      status,
+      error,
+      chart,
+      h('h4', {}, "Attention's share of one block's time"),
+      shares,
+      h('div', { class: 'buttons' }, again),
+      reportedFigure(reported.source, [...reported.depth, ...reported.attention]),
+    );
+    this.#visible?.disconnect();
+    this.#visible = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        this.#visible.disconnect();
+        this.#start();
+      }
+    });
+    this.#visible.observe(this);
+  }
+
+  #fail(err) {
+    this.#parts.error.textContent = errorText(err);
+    this.#parts.error.hidden = false;
+  }
+
+  /** Time every way and every T, a few runs a task, the ways interleaved so drift hits all alike. */
+  #start() {
+    const job = ++this.#job;
+    const { status, error, shares } = this.#parts;
+    error.hidden = true;
+    this.#free();
+    let plan;
+    try {
+      plan = this.#lib.latency_plan();
+      this.#timers = plan.depths.map((_, i) => new this.#lib.DepthLatency(i));
+    } catch (err) {
+      return this.#fail(err);
+    }
+    const stageResults = [];
+    shares.replaceChildren();
+    const tasks = [];
+    for (let r = 0; r < DEPTH_RUNS / REPS_PER_TASK; r++) for (let i = 0; i < this.#timers.length; i++) tasks.push(['depth', i]);
+    for (const t of plan.seq_lens) tasks.push(['stage', t]);
+    const total = tasks.length;
+    const next = () => {
+      if (job !== this.#job) return;
+      const [kind, arg] = tasks.shift();
+      try {
+        if (kind === 'depth') {
+          this.#timers[arg].run(REPS_PER_TASK);
+          this.#drawDepth();
+        } else {
+          stageResults.push(this.#lib.attention_time_share(arg, STAGE_REPS));
+          this.#drawShares(stageResults);
+        }
+      } catch (err) {
+        return this.#fail(err);
+      }
+      if (tasks.length) {
+        status.textContent = `Timing in this browser… ${formatInteger(total - tasks.length)} of ${formatInteger(total)}.`;
+        setTimeout(next, 0);
+      } else {
+        status.textContent = `Timed just now in your browser: the median of ${formatInteger(DEPTH_RUNS)} timings for each stack (each of 20 tokens, one after another) and of ${formatInteger(STAGE_REPS)} for each length.`;
+      }
+    };
+    setTimeout(next, 0);
+  }
+
+  #drawDepth() {
+    const box = this.#parts.chart;
+    const results = this.#timers.map((t) => t.result());
+    const width = Math.round(box.clientWidth || 560);
+    const layout = blockBarsLayout({ width, values: results.map((r) => (r.runs ? r.median_ms : null)), nice: true });
+    const { margin, height } = layout;
+    const bottom = height - margin.bottom;
+    const label =
+      'Median time of one token through the stack: ' +
+      results.map((r) => `${r.layers} blocks of width ${r.width} (${formatInteger(r.block_params)} block parameters): ${r.runs ? `${formatDecimal(r.median_ms, 3)} ms` : 'not yet timed'}`).join('; ') +
+      '.';
+    box.replaceChildren(
+      s(
+        'svg',
+        { viewBox: `0 0 ${width} ${height + 16}`, width, height: height + 16, role: 'img', 'aria-label': label, class: 'bars' },
+        s('g', { class: 'grid' }, layout.yTicks.map((t) => s('line', { x1: margin.left, x2: width - margin.right, y1: t.y, y2: t.y }))),
+        s(
+          'g',
+          { class: 'axis' },
+          s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
+          layout.yTicks.map((t) => s('text', { x: margin.left - 6, y: t.y + 4, 'text-anchor': 'end' }, formatDecimal(t.value, 3))),
+          s('text', { class: 'axis-title', x: margin.left, y: margin.top - 2 }, 'ms'),
+          layout.bars.map((b, i) => [
+            s('text', { x: b.cx, y: bottom + 14, 'text-anchor': 'middle' }, `${results[i].layers} × ${results[i].width}`),
+            s('text', { class: 'axis-title', x: b.cx, y: bottom + 28, 'text-anchor': 'middle' }, formatInteger(results[i].block_params)),
+          ]).flat(),
+        ),
+        layout.bars.filter((b) => b.ready).map((b) => s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height })),
+      ),
+    );
+  }
+
+  #drawShares(results) {
+    const n3 = (x) => formatDecimal(x, 3);
+    this.#parts.shares.replaceChildren(
+      ...results.map((r) =>
+        h(
+          'li',
+          {},
+          h('strong', {}, `T = ${formatInteger(r.seq_len)}`),
+          `attention stage ${n3(r.attention_ms)} ms of the block's ${n3(r.block_ms)} ms`,
+          h('br'),
+          `share of the time: ${formatPercent(r.measured_share)}`,
+          h('br'),
+          `share of the FLOPs: ${formatPercent(r.flops_share)}`,
+        ),
+      ),
+    );
+  }
+}
+
+customElements.get('tb-depth-latency') || customElements.define('tb-depth-latency', TbDepthLatency);
