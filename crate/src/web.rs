@@ -425,8 +425,34 @@ pub fn latency_plan() -> Result<JsValue, JsError> {
     to_js(&serde_json::json!({ "depths": DEPTHS, "seq_lens": STAGE_SEQ_LENS }))
 }
 
-/// One block of width 64 at `seq_len`: its attention stage's median time against the whole block's,
-/// `reps` runs each, and the same share of its FLOPs from the analytic model.
+/// One block of width 64 at one T, timed a few runs a call: its attention stage against the whole
+/// block, beside the same share of its FLOPs.
+#[wasm_bindgen]
+pub struct AttentionTiming {
+    timer: crate::experiments::latency::StageTimer,
+}
+
+#[wasm_bindgen]
+impl AttentionTiming {
+    #[wasm_bindgen(constructor)]
+    pub fn new(seq_len: f64) -> Result<AttentionTiming, JsError> {
+        Ok(AttentionTiming {
+            timer: crate::experiments::latency::StageTimer::new(amount("sequence length", seq_len)?)?,
+        })
+    }
+
+    /// Take `reps` more timings (1 to 1,000).
+    pub fn run(&mut self, reps: f64) -> Result<(), JsError> {
+        Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
+    }
+
+    /// `{ seq_len, runs, attention_ms, block_ms, measured_share, flops_share }` so far.
+    pub fn result(&self) -> Result<JsValue, JsError> {
+        to_js(&self.timer.result())
+    }
+}
+
+/// As [`AttentionTiming`], in one call: `reps` timings at `seq_len`.
 #[wasm_bindgen]
 pub fn attention_time_share(seq_len: f64, reps: f64) -> Result<JsValue, JsError> {
     to_js(&crate::experiments::latency::time_attention_share(

@@ -155,7 +155,7 @@ fn the_race_settings_and_verdict_come_from_the_library() {
 
 #[wasm_bindgen_test]
 fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
-    use transformer_block::web::{attention_time_share, DepthLatency};
+    use transformer_block::web::{attention_time_share, AttentionTiming, DepthLatency};
     let mut t = DepthLatency::new(3.0).map_err(JsValue::from).unwrap();
     t.run(2.0).map_err(JsValue::from).unwrap();
     let r = t.result().map_err(JsValue::from).unwrap();
@@ -168,4 +168,8 @@ fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
     assert!(
         message(attention_time_share(5000.0, 1.0).err().unwrap()).starts_with("sequence length 5000 is out of range")
     );
+    let mut stage = AttentionTiming::new(64.0).map_err(JsValue::from).unwrap();
+    stage.run(1.0).map_err(JsValue::from).unwrap();
+    stage.run(2.0).map_err(JsValue::from).unwrap();
+    assert_eq!(field(&stage.result().map_err(JsValue::from).unwrap(), "runs").as_f64(), Some(3.0));
 }

@@ -137,56 +137,94 @@ pub struct StageTiming {
     pub flops_share: f64,
 }
 
-/// Time one block of width 64 at `seq_len`: its attention stage and the whole block, `reps` times
-/// each, alternating, and the FLOP share from the analytic model.
+/// One block of width 64 at one T, ready to time: its attention stage against the whole block.
+/// Timings accumulate over calls of [`run`](Self::run), so a page can take a few per task.
+#[derive(Debug, Clone)]
+pub struct StageTimer {
+    seq_len: usize,
+    flops_share: f64,
+    model: TrainableGpt,
+    acts: Vec<f32>,
+    x: Vec<f32>,
+    attention: Vec<f64>,
+    block: Vec<f64>,
+}
+
+impl StageTimer {
+    pub fn new(seq_len: usize) -> Result<StageTimer> {
+        if seq_len == 0 || seq_len > MAX_STAGE_SEQ_LEN {
+            return Err(Error::out_of_range(
+                "sequence length",
+                seq_len,
+                format!("time 1 to {MAX_STAGE_SEQ_LEN} tokens"),
+            ));
+        }
+        let config = stack_config(1, STAGE_WIDTH, seq_len);
+        let flops = forward_flops_per_token(&config, seq_len as u64)?;
+        let part = |key: &str| flops.by_part.iter().find(|p| p.key == key).map_or(0.0, |p| p.flops);
+        let attention_flops = part("attention_projections") + part("attention_scores");
+        let block_flops = attention_flops + part("feed_forward");
+        let shape = GptShape { context: seq_len, ..GptShape::of(&TinyGpt::new(&config, 1)?)? };
+        let model = TrainableGpt::with_random_weights(shape, 1, 7, 0.02);
+        let acts = vec![0.0f32; shape.block(1, seq_len).activation_lens().iter().sum()];
+        let x = (0..seq_len * STAGE_WIDTH).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+        Ok(StageTimer {
+            seq_len,
+            flops_share: attention_flops / block_flops,
+            model,
+            acts,
+            x,
+            attention: Vec::new(),
+            block: Vec::new(),
+        })
+    }
+
+    /// Take `reps` more timings of the attention stage and of the whole block, alternating; each is
+    /// the mean of enough runs to cover about 40,000 (T x d) of work (a browser's clock is coarse).
+    pub fn run(&mut self, reps: usize, now: &dyn Fn() -> f64) -> Result<()> {
+        check_reps(reps)?;
+        let (n, d) = (self.seq_len, STAGE_WIDTH);
+        let bs: BlockShape = self.model.shape.block(1, n);
+        let w = self.model.block_weights(0);
+        let inner = (40_000 / (n * d)).max(1);
+        let heads = crate::nn::attention::AttentionShape { batch: 1, seq_len: n, d_model: d, n_heads: 4, causal: true };
+        for _ in 0..reps {
+            let mut a = activations_of(&mut self.acts, &bs);
+            let start = now();
+            for _ in 0..inner {
+                layernorm_forward(a.ln_1, a.ln_1_mean, a.ln_1_rstd, &self.x, w.ln_1_gain, w.ln_1_bias, d, bs.eps);
+                linear_forward(a.qkv, a.ln_1, w.c_attn_weight, None, d, 3 * d);
+                attention_forward(a.atty, a.att, a.qkv, heads);
+                linear_forward(a.res_1, a.atty, w.attn_proj_weight, None, d, d);
+            }
+            self.attention.push((now() - start) / inner as f64);
+            let start = now();
+            for _ in 0..inner {
+                block_forward(&mut a, &self.x, &w, &bs);
+            }
+            self.block.push((now() - start) / inner as f64);
+        }
+        Ok(())
+    }
+
+    pub fn result(&self) -> StageTiming {
+        let (attention_ms, block_ms) = (median(&mut self.attention.clone()), median(&mut self.block.clone()));
+        StageTiming {
+            seq_len: self.seq_len,
+            runs: self.attention.len(),
+            attention_ms,
+            block_ms,
+            measured_share: if block_ms > 0.0 { attention_ms / block_ms } else { f64::NAN },
+            flops_share: self.flops_share,
+        }
+    }
+}
+
+/// Time one block of width 64 at `seq_len`, `reps` timings of each part (see [`StageTimer`]).
 pub fn time_attention_share(seq_len: usize, reps: usize, now: &dyn Fn() -> f64) -> Result<StageTiming> {
-    check_reps(reps)?;
-    if seq_len == 0 || seq_len > MAX_STAGE_SEQ_LEN {
-        return Err(Error::out_of_range("sequence length", seq_len, format!("time 1 to {MAX_STAGE_SEQ_LEN} tokens")));
-    }
-    let config = stack_config(1, STAGE_WIDTH, seq_len);
-    let flops = forward_flops_per_token(&config, seq_len as u64)?;
-    let part = |key: &str| flops.by_part.iter().find(|p| p.key == key).map_or(0.0, |p| p.flops);
-    let attention_flops = part("attention_projections") + part("attention_scores");
-    let block_flops = attention_flops + part("feed_forward");
-    let shape = GptShape { context: seq_len, ..crate::nn::GptShape::of(&TinyGpt::new(&config, 1)?)? };
-    let model = TrainableGpt::with_random_weights(shape, 1, 7, 0.02);
-    let bs: BlockShape = shape.block(1, seq_len);
-    let (n, d) = (seq_len, STAGE_WIDTH);
-    let lens = bs.activation_lens();
-    let mut acts = vec![0.0f32; lens.iter().sum()];
-    let x: Vec<f32> = (0..n * d).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
-    let w = model.block_weights(0);
-    let (mut attention, mut block) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
-    // Each timing is the mean of enough runs to cover about 40,000 (T x d) of work, at least one.
-    let inner = (40_000 / (n * d)).max(1);
-    for _ in 0..reps {
-        let mut a = activations_of(&mut acts, &bs);
-        let start = now();
-        for _ in 0..inner {
-            layernorm_forward(a.ln_1, a.ln_1_mean, a.ln_1_rstd, &x, w.ln_1_gain, w.ln_1_bias, d, bs.eps);
-            linear_forward(a.qkv, a.ln_1, w.c_attn_weight, None, d, 3 * d);
-            let shape =
-                crate::nn::attention::AttentionShape { batch: 1, seq_len: n, d_model: d, n_heads: 4, causal: true };
-            attention_forward(a.atty, a.att, a.qkv, shape);
-            linear_forward(a.res_1, a.atty, w.attn_proj_weight, None, d, d);
-        }
-        attention.push((now() - start) / inner as f64);
-        let start = now();
-        for _ in 0..inner {
-            block_forward(&mut a, &x, &w, &bs);
-        }
-        block.push((now() - start) / inner as f64);
-    }
-    let (attention_ms, block_ms) = (median(&mut attention), median(&mut block));
-    Ok(StageTiming {
-        seq_len,
-        runs: reps,
-        attention_ms,
-        block_ms,
-        measured_share: if block_ms > 0.0 { attention_ms / block_ms } else { f64::NAN },
-        flops_share: attention_flops / block_flops,
-    })
+    let mut timer = StageTimer::new(seq_len)?;
+    timer.run(reps, now)?;
+    Ok(timer.result())
 }
 
 #[cfg(test)]

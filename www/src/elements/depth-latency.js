@@ -37,6 +37,7 @@ export class TbDepthLatency extends TbElement {
   #lib;
   #parts;
   #timers = [];
+  #stages = [];
   #job = 0;
   #visible;
 
@@ -47,8 +48,9 @@ export class TbDepthLatency extends TbElement {
   }
 
   #free() {
-    for (const t of this.#timers) t.free();
+    for (const t of [...this.#timers, ...this.#stages]) t.free();
     this.#timers = [];
+    this.#stages = [];
   }
 
   render(lib) {
@@ -100,11 +102,18 @@ export class TbDepthLatency extends TbElement {
     } catch (err) {
       return this.#fail(err);
     }
-    const stageResults = [];
     shares.replaceChildren();
+    let stages;
+    try {
+      stages = plan.seq_lens.map((t) => new this.#lib.AttentionTiming(t));
+    } catch (err) {
+      return this.#fail(err);
+    }
+    this.#stages = stages;
     const tasks = [];
     for (let r = 0; r < DEPTH_RUNS / REPS_PER_TASK; r++) for (let i = 0; i < this.#timers.length; i++) tasks.push(['depth', i]);
-    for (const t of plan.seq_lens) tasks.push(['stage', t]);
+    // One timing of one length a task: at T = 256 that is a few milliseconds.
+    for (let r = 0; r < STAGE_REPS; r++) for (let i = 0; i < stages.length; i++) tasks.push(['stage', i]);
     const total = tasks.length;
     const next = () => {
       if (job !== this.#job) return;
@@ -114,8 +123,8 @@ export class TbDepthLatency extends TbElement {
           this.#timers[arg].run(REPS_PER_TASK);
           this.#drawDepth();
         } else {
-          stageResults.push(this.#lib.attention_time_share(arg, STAGE_REPS));
-          this.#drawShares(stageResults);
+          stages[arg].run(1);
+          this.#drawShares(stages.map((t) => t.result()).filter((r) => r.runs > 0));
         }
       } catch (err) {
         return this.#fail(err);
