@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { tokenize } from './build-dist.mjs';
-import { formatValue, lookup, parseArgs, runSource, sourceKey } from '../www/src/lesson-values.js';
+import { numberFromAttributes, sourceKey } from '../www/src/lesson-values.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -53,27 +53,17 @@ export async function loadFacade() {
   return lib;
 }
 
-/** A <tb-number>'s text as the page shows it, or null when it cannot be computed here. */
+/** Sources whose figures do not depend on this corpus (a figure measured from it would make the
+ * corpus depend on itself). */
+const COMPUTABLE = (key) => key === 'count' || key === 'defaults' || key === 'training-run' || key.startsWith('example:');
+
+/** A <tb-number>'s text as the page shows it (the page's own function), or null when it cannot be
+ * computed here. */
 export function numberText(lib, attrs) {
   const source = sourceKey(attrs.get('source'));
-  if (source.error || !(source.value === 'count' || source.value === 'defaults' || source.value === 'training-run' || source.value.startsWith('example:'))) return null;
-  const args = parseArgs(attrs.get('args'));
-  if (args.error) return null;
-  const inputs = {
-    model: attrs.get('model') || 'gpt2-small',
-    seqLen: Number(attrs.get('seq-len') || 8),
-    batch: Number(attrs.get('batch') || 1),
-    args: args.value,
-  };
-  try {
-    const found = lookup(runSource(lib, source.value, inputs), attrs.get('value') ?? '');
-    if (found.error) return null;
-    const digits = attrs.has('digits') ? Number(attrs.get('digits')) : undefined;
-    const shown = formatValue(found.value, attrs.get('format') ?? '', digits);
-    return shown.error ? null : shown.text;
-  } catch {
-    return null;
-  }
+  if (source.error || !COMPUTABLE(source.value)) return null;
+  const shown = numberFromAttributes(lib, (name) => (attrs.has(name) && attrs.get(name).trim() !== '' ? attrs.get(name).trim() : null));
+  return shown.error ? null : shown.text;
 }
 
 export function extractProse(html, lib) {

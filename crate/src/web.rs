@@ -452,16 +452,6 @@ impl AttentionTiming {
     }
 }
 
-/// As [`AttentionTiming`], in one call: `reps` timings at `seq_len`.
-#[wasm_bindgen]
-pub fn attention_time_share(seq_len: f64, reps: f64) -> Result<JsValue, JsError> {
-    to_js(&crate::experiments::latency::time_attention_share(
-        amount("sequence length", seq_len)?,
-        amount("repetitions", reps)?,
-        &now_ms,
-    )?)
-}
-
 /// The lesson's own timings (quoted, not computed here): `{ source, depth, attention }`.
 #[wasm_bindgen]
 pub fn reported_latency() -> Result<JsValue, JsError> {
@@ -471,6 +461,13 @@ pub fn reported_latency() -> Result<JsValue, JsError> {
         "depth": REPORTED_DEPTH,
         "attention": REPORTED_ATTENTION_TIME,
     }))
+}
+
+/// The training settings `settings` would give, all of them, checked: what `TrainingRun`'s constructor
+/// would accept, without building the run (the corpus, the model) on the page's thread.
+#[wasm_bindgen]
+pub fn check_train_settings(settings: JsValue) -> Result<JsValue, JsError> {
+    to_js(&train_settings(settings)?)
 }
 
 /// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
@@ -535,11 +532,6 @@ impl TrainingRun {
     /// The loss on the held-out tail, by the evaluation protocol.
     pub fn held_out_loss(&mut self) -> Result<f64, JsError> {
         Ok(self.trainer.held_out_loss()?.loss)
-    }
-
-    /// The loss on the training text, by the same protocol.
-    pub fn train_loss(&mut self) -> Result<f64, JsError> {
-        Ok(self.trainer.train_loss()?.loss)
     }
 
     /// `{ uniform, unigram, bigram }`: the reference losses of the held-out text.

@@ -65,7 +65,13 @@ fn a_run_learns_and_the_same_seed_gives_the_same_weights() {
 
 #[wasm_bindgen_test]
 fn bad_settings_are_refused_with_what_is_allowed() {
-    let bad = |pairs: &[(&str, JsValue)]| message(TrainingRun::new(settings(pairs), None).err().expect("refused"));
+    let bad = |pairs: &[(&str, JsValue)]| {
+        let checked =
+            message(transformer_block::web::check_train_settings(settings(pairs)).expect_err("refused by the check"));
+        let run = message(TrainingRun::new(settings(pairs), None).err().expect("refused"));
+        assert_eq!(checked, run, "the check and the run say the same");
+        run
+    };
     assert_eq!(
         bad(&[("learning_rate", 0.into())]),
         "learning rate 0 is out of range: give a positive number up to 1 (3e-3 trains TinyGPT well)"
@@ -155,7 +161,7 @@ fn the_race_settings_and_verdict_come_from_the_library() {
 
 #[wasm_bindgen_test]
 fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
-    use transformer_block::web::{attention_time_share, AttentionTiming, DepthLatency};
+    use transformer_block::web::{AttentionTiming, DepthLatency};
     let mut t = DepthLatency::new(3.0).map_err(JsValue::from).unwrap();
     t.run(2.0).map_err(JsValue::from).unwrap();
     let r = t.result().map_err(JsValue::from).unwrap();
@@ -163,11 +169,10 @@ fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
     assert_eq!(message(t.run(0.0).err().unwrap()), "repetitions 0 is out of range: time 1 to 1,000 runs");
     assert_eq!(message(t.run(1e12).err().unwrap()), "repetitions 1e12 is out of range: time 1 to 1,000 runs");
     assert!(message(DepthLatency::new(4.0).err().unwrap()).starts_with("configuration 4 is out of range"));
-    let share = attention_time_share(32.0, 1.0).map_err(JsValue::from).unwrap();
-    assert!(field(&share, "flops_share").as_f64().unwrap() > 0.3);
-    assert!(
-        message(attention_time_share(5000.0, 1.0).err().unwrap()).starts_with("sequence length 5000 is out of range")
-    );
+    let mut short = AttentionTiming::new(32.0).map_err(JsValue::from).unwrap();
+    short.run(1.0).map_err(JsValue::from).unwrap();
+    assert!(field(&short.result().map_err(JsValue::from).unwrap(), "flops_share").as_f64().unwrap() > 0.3);
+    assert!(message(AttentionTiming::new(5000.0).err().unwrap()).starts_with("sequence length 5000 is out of range"));
     let mut stage = AttentionTiming::new(64.0).map_err(JsValue::from).unwrap();
     stage.run(1.0).map_err(JsValue::from).unwrap();
     stage.run(2.0).map_err(JsValue::from).unwrap();

@@ -6,6 +6,7 @@
 //   lookup(report, 'memory.kv_cache_per_token.bf16/fp16.bytes')
 //   lookup(report, 'nope')                                -> { error: 'unknown value path: nope ...' }
 
+import { parseWhole } from './attributes.js';
 import {
   formatBytes,
   formatCompact,
@@ -189,4 +190,37 @@ function describe(value) {
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (value !== null && typeof value === 'object') return `an object (${Object.keys(value).slice(0, 6).join(', ')})`;
   return JSON.stringify(value);
+}
+
+/** parseWhole's message without its "; using 8": a number in prose shows no default in its place. */
+function withoutFallback(message) {
+  return message.replace(/; using .*$/, '');
+}
+
+/**
+ * What a <tb-number> with these attributes shows: { text } or { error } (a message naming what is
+ * wrong). `attr(name)` gives an attribute's trimmed text or null; `run(key, inputs)` runs a source
+ * (default: runSource on `lib`; the element passes one that caches). The element and the build's
+ * prose extraction (scripts/extract-prose.mjs) both call this, so the corpus reads as the page does.
+ */
+export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource(lib, key, inputs)) {
+  const source = sourceKey(attr('source') ?? 'count');
+  if (source.error) return source;
+  const seqLen = parseWhole('seq-len', attr('seq-len'), 8);
+  if (seqLen.error) return { error: withoutFallback(seqLen.error) };
+  const batch = parseWhole('batch', attr('batch'), 1);
+  if (batch.error) return { error: withoutFallback(batch.error) };
+  const args = parseArgs(attr('args'));
+  if (args.error) return args;
+  let result;
+  try {
+    result = run(source.value, { model: attr('model') ?? 'gpt2-small', seqLen: seqLen.value, batch: batch.value, args: args.value });
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+  const found = lookup(result, attr('value') ?? '');
+  if (found.error) return found;
+  const digits = parseWhole('digits', attr('digits'), undefined);
+  if (digits.error) return { error: withoutFallback(digits.error) };
+  return formatValue(found.value, attr('format') ?? '', digits.value);
 }

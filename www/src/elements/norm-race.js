@@ -13,35 +13,18 @@ import { renderLossChart } from '../charts/loss-chart-svg.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
+import { frameScheduler, LOSS_CHART_CSS } from './loss-chart-parts.js';
 
-const CSS = `
+const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(8rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
 .fields .field { display: flex; flex-direction: column; gap: 0.15rem; }
 .fields label { font-size: 0.9rem; }
 .fields input { width: 100%; }
-.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
-.buttons .primary { background: var(--_accent); color: var(--_bg); border-color: var(--_accent); font-weight: 600; }
-button:disabled { opacity: 0.55; cursor: default; }
-.chart { width: 100%; min-width: 0; margin-top: 0.5rem; }
-.loss-chart text { font-size: 11px; }
-.loss-chart .axis line { stroke: var(--_muted); }
-.loss-chart .axis-title { fill: var(--_muted); }
-.loss-chart .grid line { stroke: var(--_rule); }
-.loss-chart .reference line { stroke: var(--_muted); stroke-width: 1.5; stroke-dasharray: 2 4; }
-.loss-chart .reference text { fill: var(--_muted); }
-.loss-chart .train-line { fill: none; stroke-width: 2.25; stroke-linejoin: round; }
 .loss-chart .held-out-line { fill: none; stroke-width: 1.25; stroke-dasharray: 4 3; }
-.loss-chart .held-out-points circle { fill: var(--_bg); stroke-width: 2; }
 .run-pre .train-line, .run-pre .held-out-line, .run-pre circle { stroke: var(--_attention); }
 .run-post .train-line, .run-post .held-out-line, .run-post circle { stroke: var(--_feed-forward); }
-.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.5rem 0 0; padding: 0; list-style: none; font-size: 0.9rem; }
-.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
-.swatch { display: inline-block; width: 1.6rem; height: 0; border-top: 3px solid currentColor; }
 .swatch.pre { color: var(--_attention); }
 .swatch.post { color: var(--_feed-forward); }
-.swatch.reference { color: var(--_muted); border-top-style: dotted; }
-.status { font-variant-numeric: tabular-nums; }
-.outcome { font-weight: 600; }
 ${REPORTED_CSS}`;
 
 const FIELDS = [
@@ -61,7 +44,11 @@ export class TbNormRace extends TbElement {
   #runners = null; // { pre, post }
   #race = null; // { id, steps, reference, sides: { pre, post } }
   #observer;
-  #frame = 0;
+  #defaults; // the default text's reference losses, for the lines shown before a race
+  #schedule = frameScheduler(
+    () => this.#show(),
+    (err) => this.#fail(`could not draw the race: ${errorText(err)}`),
+  );
 
   disconnectedCallback() {
     this.#observer?.disconnect();
@@ -71,6 +58,7 @@ export class TbNormRace extends TbElement {
   render(lib) {
     if (this.#race && !this.#finished()) return; // keep a race's view
     this.#lib = lib;
+    this.#defaults = lib.train_defaults().reference;
     const inputs = {};
     const fields = FIELDS.map((f) => {
       const id = `${this.uid}-${f.key}`;
@@ -221,18 +209,6 @@ export class TbNormRace extends TbElement {
     }
   }
 
-  #schedule() {
-    if (this.#frame) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      try {
-        this.#show();
-      } catch (err) {
-        this.#fail(`could not draw the race: ${errorText(err)}`);
-      }
-    });
-  }
-
   #show() {
     const race = this.#race;
     if (!race || !this.#parts) return;
@@ -248,7 +224,7 @@ export class TbNormRace extends TbElement {
     const width = Math.round(box.clientWidth || 640);
     const race = this.#race;
     // Before a race, the lines of the default text are already known.
-    const r = race?.reference ?? this.#lib.train_defaults().reference;
+    const r = race?.reference ?? this.#defaults;
     const reference = { unigram: r.unigram, bigram: r.bigram };
     const series = ['pre', 'post'].map((key) => ({ key, losses: race?.sides[key].losses ?? [], heldOut: race?.sides[key].heldOut ?? [] }));
     const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference });

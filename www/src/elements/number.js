@@ -15,8 +15,7 @@
 
 import { TbElement, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { parseWhole } from '../attributes.js';
-import { formatValue, lookup, parseArgs, runSource, sourceKey } from '../lesson-values.js';
+import { numberFromAttributes, runSource } from '../lesson-values.js';
 
 const STYLES = sheet(`
 :host {
@@ -67,38 +66,20 @@ export class TbNumber extends TbElement {
   }
 
   render(lib) {
-    const result = this.#result(lib);
-    if (result.error) return this.#show(null, result.error);
-    const found = lookup(result.value, this.attr('value', ''));
-    if (found.error) return this.#show(null, found.error);
-    const digits = this.attr('digits', null);
-    const parsedDigits = parseWhole('digits', digits, undefined);
-    if (parsedDigits.error) return this.#show(null, withoutFallback(parsedDigits.error));
-    const shown = formatValue(found.value, this.attr('format', ''), parsedDigits.value);
-    if (shown.error) return this.#show(null, shown.error);
-    return this.#show(shown.text);
-  }
-
-  /** The facade's result for this element's source: { value } or { error }. */
-  #result(lib) {
-    const source = sourceKey(this.attr('source', 'count'));
-    if (source.error) return source;
-    // A number shown in prose must not fall back to a default silently: say what was wrong instead.
-    const seqLen = parseWhole('seq-len', this.attr('seq-len', null), 8);
-    if (seqLen.error) return { error: withoutFallback(seqLen.error) };
-    const batch = parseWhole('batch', this.attr('batch', null), 1);
-    if (batch.error) return { error: withoutFallback(batch.error) };
-    const args = parseArgs(this.attr('args', null));
-    if (args.error) return args;
-    const inputs = { model: this.attr('model', 'gpt2-small'), seqLen: seqLen.value, batch: batch.value, args: args.value };
-    const key = JSON.stringify([source.value, inputs]);
-    return cached(key, () => {
-      try {
-        return { value: runSource(lib, source.value, inputs) };
-      } catch (err) {
-        return { error: errorText(err) };
-      }
-    });
+    // Results are shared by every <tb-number> on the page (errors too), keyed by source and inputs.
+    const run = (key, inputs) => {
+      const result = cached(JSON.stringify([key, inputs]), () => {
+        try {
+          return { value: runSource(lib, key, inputs) };
+        } catch (err) {
+          return { error: errorText(err) };
+        }
+      });
+      if (result.error) throw new Error(result.error);
+      return result.value;
+    };
+    const shown = numberFromAttributes(lib, (name) => this.attr(name, null), run);
+    return shown.error ? this.#show(null, shown.error) : this.#show(shown.text);
   }
 
   #show(text, message) {
@@ -116,11 +97,6 @@ export class TbNumber extends TbElement {
     }
     this.shadowRoot.replaceChildren(span);
   }
-}
-
-/** parseWhole's message without its "; using 8": this element shows no number rather than a default. */
-function withoutFallback(message) {
-  return message.replace(/; using .*$/, '');
 }
 
 /** The message up to its first explanation: "unknown value path: foo (at …)" -> "unknown value path: foo". */

@@ -15,36 +15,21 @@ import { renderLossChart } from '../charts/loss-chart-svg.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { publishTrained } from '../train/trained.js';
+import { frameScheduler, LOSS_CHART_CSS } from './loss-chart-parts.js';
 
-const CSS = `
+const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
 .fields .field { display: flex; flex-direction: column; align-items: stretch; gap: 0.15rem; }
 .fields label { font-size: 0.9rem; }
 .fields input, .fields select { width: 100%; }
-.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
 .buttons button { min-width: 5.5rem; }
-.buttons .primary { background: var(--_accent); color: var(--_bg); border-color: var(--_accent); font-weight: 600; }
-button:disabled { opacity: 0.55; cursor: default; }
 .progress { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; }
 .progress progress { flex: 1 1 12rem; height: 0.9rem; accent-color: var(--_accent); }
-.status { font-variant-numeric: tabular-nums; }
-.chart { width: 100%; min-width: 0; margin-top: 0.5rem; }
-.loss-chart text { font-size: 11px; }
-.loss-chart .axis line { stroke: var(--_muted); }
-.loss-chart .axis-title { fill: var(--_muted); }
-.loss-chart .grid line { stroke: var(--_rule); }
-.loss-chart .reference line { stroke: var(--_muted); stroke-width: 1.5; stroke-dasharray: 2 4; }
-.loss-chart .reference text { fill: var(--_muted); }
-.loss-chart .train-line { fill: none; stroke: var(--_attention); stroke-width: 2.25; stroke-linejoin: round; }
+.loss-chart .train-line { stroke: var(--_attention); }
 .loss-chart .held-out-line { fill: none; stroke: var(--_feed-forward); stroke-width: 2; }
-.loss-chart .held-out-points circle { fill: var(--_bg); stroke: var(--_feed-forward); stroke-width: 2; }
-.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.5rem 0 0; padding: 0; list-style: none; font-size: 0.9rem; }
-.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
-.swatch { display: inline-block; width: 1.6rem; height: 0; border-top: 3px solid currentColor; }
+.loss-chart .held-out-points circle { stroke: var(--_feed-forward); }
 .swatch.train { color: var(--_attention); }
 .swatch.held-out { color: var(--_feed-forward); }
-.swatch.reference { color: var(--_muted); border-top-style: dotted; }
-.outcome { font-weight: 600; }
 .sample { margin: 0.5rem 0 0; }
 .sample figcaption { font-size: 0.9rem; color: var(--_muted); }
 .sample pre { margin: 0.25rem 0 0; padding: 0.5rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--_mono); font-size: 0.9rem; }
@@ -72,7 +57,10 @@ export class TbTrain extends TbElement {
   #run = null; // { id, settings, reference, losses, heldOut, sample, stepsDone, steps, seconds, state }
   #observer;
   #drawnWidth = 0;
-  #frame = 0;
+  #schedule = frameScheduler(
+    () => this.#show(),
+    (err) => this.#fail(`could not draw the run: ${errorText(err)}`),
+  );
 
   disconnectedCallback() {
     this.#observer?.disconnect();
@@ -195,7 +183,7 @@ export class TbTrain extends TbElement {
     this.#parts.error.hidden = true;
     // The library checks every setting first, so a bad one is named before any worker starts.
     try {
-      new this.#lib.TrainingRun(settings).free();
+      this.#lib.check_train_settings(settings);
     } catch (err) {
       return this.#fail(errorText(err));
     }
@@ -285,19 +273,6 @@ export class TbTrain extends TbElement {
         return;
     }
     this.#schedule();
-  }
-
-  /** Redraw at the next frame (progress messages can come faster than frames). */
-  #schedule() {
-    if (this.#frame) return;
-    this.#frame = requestAnimationFrame(() => {
-      this.#frame = 0;
-      try {
-        this.#show();
-      } catch (err) {
-        this.#fail(`could not draw the run: ${errorText(err)}`);
-      }
-    });
   }
 
   #show() {

@@ -1,0 +1,43 @@
+// What the training widgets (<tb-train>, <tb-norm-race>) share: the loss chart's stylesheet (axes,
+// grid, dotted reference lines, the legend's swatches, the run buttons), and a redraw at most once a
+// frame, since a worker's progress messages can come faster than frames.
+
+export const LOSS_CHART_CSS = `
+.buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
+.buttons .primary { background: var(--_accent); color: var(--_bg); border-color: var(--_accent); font-weight: 600; }
+button:disabled { opacity: 0.55; cursor: default; }
+.chart { width: 100%; min-width: 0; margin-top: 0.5rem; }
+.loss-chart text { font-size: 11px; }
+.loss-chart .axis line { stroke: var(--_muted); }
+.loss-chart .axis-title { fill: var(--_muted); }
+.loss-chart .grid line { stroke: var(--_rule); }
+.loss-chart .reference line { stroke: var(--_muted); stroke-width: 1.5; stroke-dasharray: 2 4; }
+.loss-chart .reference text { fill: var(--_muted); }
+.loss-chart .train-line { fill: none; stroke-width: 2.25; stroke-linejoin: round; }
+.loss-chart .held-out-points circle { fill: var(--_bg); stroke-width: 2; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.5rem 0 0; padding: 0; list-style: none; font-size: 0.9rem; }
+.legend li { display: inline-flex; align-items: center; gap: 0.4rem; }
+.swatch { display: inline-block; width: 1.6rem; height: 0; border-top: 3px solid currentColor; }
+.swatch.reference { color: var(--_muted); border-top-style: dotted; }
+.status { font-variant-numeric: tabular-nums; }
+.outcome { font-weight: 600; }
+`;
+
+/**
+ * A function that asks for `draw()` at the next animation frame, once however often it is called
+ * before then. An error while drawing goes to `fail(error)` instead of escaping the frame.
+ */
+export function frameScheduler(draw, fail) {
+  let frame = 0;
+  return () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      try {
+        draw();
+      } catch (err) {
+        fail(err);
+      }
+    });
+  };
+}
