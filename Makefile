@@ -7,6 +7,8 @@
 #   make dist      dist/: the one-script embedding, the offline lesson file, the npm package
 #   make corpus    crate/data/lesson-prose.txt: the lesson page's prose, which TinyGPT learns from
 #   make weights   crate/data/tiny-gpt*/: the trained TinyGPTs the page ships (tblock train, fixed settings)
+#   make bench     sizes, load, sliders, TinyGPT native / wasm / PyTorch: a table and bench/results.json
+#                  (QUICK=1: a rough smoke run of the same, which make test runs)
 #   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
@@ -32,11 +34,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights bench-training \
-	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
+.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training \
+	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-bench
 
 help:
-	@sed -n '3,12s/^# \{0,1\}//p' Makefile
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -91,7 +93,12 @@ weights:
 	$(call train-model,crate/data/tiny-gpt,$(WEIGHTS_SETTINGS))
 	$(call train-model,crate/data/tiny-gpt-6x16,$(DEEP_WEIGHTS_SETTINGS))
 
-# Timings, never asserted: printed, written to bench/training.json, recorded in BENCHMARKS.md.
+# Timings, never asserted: printed, written to bench/results.json (QUICK=1: bench/results-quick.json),
+# recorded in BENCHMARKS.md with the machine they came from.
+bench: setup dist
+	$(call stage,'bench: sizes, load, sliders, TinyGPT native / wasm / PyTorch$(if $(QUICK), (quick),)')
+	node scripts/bench.mjs $(if $(QUICK),--quick,)
+
 bench-training: setup wasm
 	$(call stage,'bench-training: one training step: native / wasm / PyTorch')
 	node scripts/bench-training.mjs
@@ -101,37 +108,44 @@ serve: setup dist
 	PORT=$(PORT) node scripts/serve.mjs
 
 # Ends with Playwright's summary; any failing stage stops make with a non-zero status.
-test: setup test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e
+test: setup test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-bench
 
 test-fmt:
-	$(call stage,'test 1/7: formatting (rustfmt)')
+	$(call stage,'test 1/8: formatting (rustfmt)')
 	cargo fmt --all -- --check
 
 test-clippy:
-	$(call stage,'test 2/7: lints (clippy, native and wasm32)')
+	$(call stage,'test 2/8: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --package transformer-block --lib --test web --test web_train --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:
-	$(call stage,'test 3/7: Rust tests (native)')
+	$(call stage,'test 3/8: Rust tests (native)')
 	cargo test --workspace
 
 test-wasm-chrome:
-	$(call stage,'test 4/7: wasm tests in headless Chromium')
+	$(call stage,'test 4/8: wasm tests in headless Chromium')
 	$(chrome_only) wasm-pack test --headless --chrome $(CRATE)
 
 test-wasm-firefox:
-	$(call stage,'test 5/7: wasm tests in headless Firefox')
+	$(call stage,'test 5/8: wasm tests in headless Firefox')
 	$(firefox_only) wasm-pack test --headless --firefox $(CRATE)
 
 test-unit:
-	$(call stage,'test 6/7: front-end unit tests (node --test)')
+	$(call stage,'test 6/8: front-end unit tests (node --test)')
 	node --test tests/unit/*.test.js
 
 # The end-to-end tests run against the release build a reader would get, and what dist/ ships.
 test-e2e: dist
-	$(call stage,'test 7/7: browser end-to-end tests (Playwright, Chromium)')
+	$(call stage,'test 7/8: browser end-to-end tests (Playwright, Chromium)')
 	playwright test
+
+# The benchmark's smoke run: every part of `make bench` runs, with few samples; nothing is asserted
+# about its times (they would fail on a busy machine), only that the command works end to end.
+test-bench: dist
+	$(call stage,'test 8/8: make bench QUICK=1 (smoke run; times not asserted)')
+	node scripts/bench.mjs --quick
 
 clean:
 	cargo clean

@@ -1,6 +1,7 @@
 // Browser end-to-end tests: `npx playwright test` (or `make test`). They run against the page as
 // scripts/serve.mjs serves it, in Debian's chromium (Playwright's own browser download is not used).
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './scripts/browser.mjs';
 
 const PORT = Number(process.env.PORT ?? 8123);
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -18,16 +19,7 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
+      args: CHROMIUM_ARGS,
     },
     trace: 'off',
   },

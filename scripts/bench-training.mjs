@@ -10,13 +10,14 @@
 // the loss, backward, clip, AdamW) of the lessons' TinyGPT (27,328 parameters), as steps per second
 // and tokens per second; and, for the page, how long the default 600-step run takes in a worker.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { ROOT, launchChromium, startServer } from './browser.mjs';
+
 const TOKENS = 16 * 16;
 const results = { date: new Date().toISOString(), cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, rows: [] };
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -52,17 +53,11 @@ for (let i = 0; i < 5; i++) {
 row(`wasm in Node ${process.versions.node}`, median(node), 'TrainingRun, 600 steps, median of 5 runs');
 
 // 3. Wasm in headless Chromium: the gallery's <tb-train>, the default 600-step run in its worker.
-const { chromium } = await import('@playwright/test');
-const port = 8800 + Math.floor(Math.random() * 100);
-const server = spawn('node', [join(ROOT, 'scripts', 'serve.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-await new Promise((resolve) => setTimeout(resolve, 700));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const server = await startServer();
+const browser = await launchChromium();
 const browserVersion = browser.version();
 const page = await browser.newPage();
-await page.goto(`http://127.0.0.1:${port}/gallery/train.html`);
+await page.goto(`${server.origin}/gallery/train.html`);
 const chrome = [];
 const pageRuns = [];
 for (let i = 0; i < 5; i++) {
@@ -113,7 +108,7 @@ if (existsSync(bundle)) {
   results.rows.push({ name: 'wasm in Chromium, main thread', note: 'skipped: no dist/ (make dist)' });
 }
 await browser.close();
-server.kill();
+server.stop();
 
 // 4. PyTorch eager, when a Python with torch is there (tests/reference/.venv).
 const python = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');

@@ -6,6 +6,7 @@
 //! - [`cost`]: FLOPs per token, training cost, and when attention outgrows the linear layers.
 //! - [`web`]: the WebAssembly facade, the only place that speaks to JavaScript.
 
+pub mod bench;
 pub mod config;
 pub mod cost;
 pub mod count;

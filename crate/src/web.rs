@@ -452,6 +452,38 @@ impl AttentionTiming {
     }
 }
 
+/// One of `make bench`'s workloads (crate::bench: "forward-5", "forward-16", "train-step"), for the
+/// benchmark page and Node to time: the same code criterion times natively.
+#[wasm_bindgen]
+pub struct Workload {
+    inner: crate::bench::Workload,
+}
+
+#[wasm_bindgen]
+impl Workload {
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str) -> Result<Workload, JsError> {
+        Ok(Workload { inner: crate::bench::Workload::new(name)? })
+    }
+
+    /// The workloads' names, in the order the tables list them.
+    pub fn names() -> Result<JsValue, JsError> {
+        to_js(&crate::bench::WORKLOADS)
+    }
+
+    /// Run it `reps` times (1 to 10,000); returns the last loss.
+    pub fn run(&mut self, reps: f64) -> Result<f32, JsError> {
+        Ok(self.inner.run(amount("repetitions", reps)?)?)
+    }
+
+    /// `{ name, tokens, flops }` of one run.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        to_js(
+            &serde_json::json!({ "name": self.inner.name(), "tokens": self.inner.tokens(), "flops": self.inner.flops() }),
+        )
+    }
+}
+
 /// The lesson's own timings (quoted, not computed here): `{ source, depth, attention }`.
 #[wasm_bindgen]
 pub fn reported_latency() -> Result<JsValue, JsError> {

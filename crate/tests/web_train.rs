@@ -6,7 +6,8 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
-use transformer_block::web::{CharModel, TrainingRun};
+use transformer_block::bench::KERNEL_BITS;
+use transformer_block::web::{CharModel, TrainingRun, Workload};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -177,4 +178,12 @@ fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
     stage.run(1.0).map_err(JsValue::from).unwrap();
     stage.run(2.0).map_err(JsValue::from).unwrap();
     assert_eq!(field(&stage.result().map_err(JsValue::from).unwrap(), "runs").as_f64(), Some(3.0));
+}
+
+#[wasm_bindgen_test]
+fn the_kernels_give_the_same_bits_as_natively() {
+    // wasm SIMD here; SSE on x86-64 in src/bench.rs's test, which pins the same constants.
+    let forward = Workload::new("forward-16").unwrap().run(1.0).unwrap();
+    let steps = Workload::new("train-step").unwrap().run(3.0).unwrap();
+    assert_eq!((forward.to_bits(), steps.to_bits()), KERNEL_BITS, "{forward} {steps}");
 }

@@ -24,6 +24,27 @@ test('loads with every widget, no console error, and no request beyond this site
   expect(problems).toEqual([]);
 });
 
+test('every widget says when it first shows its content: one tb-ready event each and its rendered promise', async ({ page }) => {
+  await page.addInitScript(() => {
+    window.__ready = [];
+    document.addEventListener('tb-ready', (e) => window.__ready.push({ tag: e.target.localName, time: e.detail.time }));
+  });
+  await openPage(page);
+  const seen = await page.evaluate(async () => {
+    const all = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-'));
+    await Promise.all([...new Set(all.map((el) => el.localName))].map((tag) => customElements.whenDefined(tag)));
+    const times = await Promise.all(all.map((el) => el.rendered));
+    // What each shows when its promise resolves: content, not an empty shadow root.
+    const empty = all.filter((el) => el.shadowRoot.textContent.trim() === '').map((el) => el.localName);
+    return { count: all.length, events: window.__ready.length, last: Math.max(...times), empty };
+  });
+  expect(seen.count).toBeGreaterThan(100);
+  expect(seen.events).toBe(seen.count);
+  expect(seen.empty).toEqual([]);
+  expect(seen.last).toBeGreaterThan(0);
+  await waitForWidgets(page);
+});
+
 test('works under a strict Content-Security-Policy (no inline style or script, no eval)', async ({ page, baseURL }) => {
   // Sent as a header here rather than a <meta> in the page, so the offline build, which inlines its
   // CSS and script, is not bound by it.

@@ -318,7 +318,7 @@ def write_transformers_logits(model_dir: Path) -> None:
     print(f"transformers loaded {model_dir} with nothing missing; logits of {len(cases)} inputs written")
 
 
-def bench(threads: int) -> None:
+def bench(threads: int, quick: bool = False) -> None:
     """PyTorch eager, float32: a training step at 16 x 16 and forward passes, on `threads` threads."""
     torch.set_num_threads(threads)
     p, config = load_params(torch.float32)
@@ -345,10 +345,11 @@ def bench(threads: int) -> None:
         samples.sort()
         return samples[len(samples) // 2]
 
-    step_s = timed(step, 300)
+    n_step, n_forward = (20, 50) if quick else (300, 1000)
+    step_s = timed(step, n_step)
     with torch.no_grad():
-        fwd16 = timed(lambda: loss_of(p, config, "pre", [x[0]], [y[0]]), 1000)
-        fwd5 = timed(lambda: loss_of(p, config, "pre", [x[0][:5]], [y[0][:5]]), 1000)
+        fwd16 = timed(lambda: loss_of(p, config, "pre", [x[0]], [y[0]]), n_forward)
+        fwd5 = timed(lambda: loss_of(p, config, "pre", [x[0][:5]], [y[0][:5]]), n_forward)
     print(json.dumps({
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
@@ -364,11 +365,12 @@ def main() -> None:
     parser.add_argument("--transformers", type=Path, help="a model directory tblock train wrote")
     parser.add_argument("--experiments", type=Path, help="a model directory: write the ablation and stream fixture")
     parser.add_argument("--bench", action="store_true", help="time PyTorch eager on this machine")
+    parser.add_argument("--quick", action="store_true", help="with --bench: few repetitions (a smoke run)")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads(), help="threads for --bench (default: PyTorch's)")
     args = parser.parse_args()
     torch.manual_seed(0)
     if args.bench:
-        bench(args.threads)
+        bench(args.threads, args.quick)
     elif args.transformers:
         write_transformers_logits(args.transformers.resolve())
     elif args.experiments:

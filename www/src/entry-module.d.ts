@@ -15,7 +15,12 @@ export declare class TbElement extends HTMLElement {
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void;
   /** Re-render once, after the current batch of attribute changes. */
   update(): void;
+  /** Resolves with the time (performance.now()) the element first showed its content or message; it then fires `tb-ready`. */
+  readonly rendered: Promise<number>;
 }
+
+/** Resolves, with the time the last of them rendered, once every <tb-…> element now in `root` shows its content. */
+export declare function allRendered(root?: Document | Element): Promise<number>;
 
 /** `<tb-anatomy model="gpt2-small" seq-len="8">`: the "select any part" diagram of a model. */
 export declare class TbAnatomy extends TbElement {}

@@ -2,14 +2,14 @@
 // defines every <tb-…> element (./elements/index.js). The classes are exported, read back from the
 // registry (so the element files need not export them), for `instanceof` and subclassing; `wasm` is
 // the promise of the one shared WebAssembly instance (the facade), for a page that wants the numbers
-// without a widget. Types: entry-module.d.ts beside this file. `make dist` fails when an element
+// without a widget; `allRendered()` resolves once every widget on the page shows its content. Types: entry-module.d.ts beside this file. `make dist` fails when an element
 // defined under ./elements/ is missing here.
 
 import './elements/index.js';
 
 const defined = (tag) => customElements.get(tag);
 
-export { TbElement } from './elements/base.js';
+export { TbElement, allRendered } from './elements/base.js';
 export const TbAnatomy = defined('tb-anatomy');
 export const TbParamTable = defined('tb-param-table');
 export const TbCostChart = defined('tb-cost-chart');

@@ -1,7 +1,8 @@
 //! TinyGPT: a real, running GPT, one concept a file, read bottom-up.
 //!
 //! - [`init`]: the seeded random numbers behind GPT-2's initialisation.
-//! - [`activation`]: GELU (the tanh form) and softmax.
+//! - [`activation`]: GELU (the tanh form) and softmax (from the kernels crate, `tb_kernels`).
+//! - [`embedding`], [`loss`]: the token and position tables, and cross-entropy, as flat pairs (ditto).
 //! - [`linear`]: y = x·W + b, with W stored input x output as GPT-2's Conv1D does.
 //! - [`norm`]: LayerNorm, one position at a time.
 //! - [`attention`]: multi-head self-attention with a causal flag.
@@ -14,20 +15,21 @@
 //!
 //! Activations are matrices with one row per position: the stream is [T, d].
 
-pub mod activation;
 pub mod attention;
 pub mod block;
-pub mod embedding;
 pub mod feed_forward;
 pub mod gpt;
 pub mod init;
 pub mod linear;
-pub mod loss;
 pub mod masks;
 pub mod moe;
 pub mod norm;
 pub mod trainable;
 pub mod weights;
+
+// The flat kernels that live in their own crate (built at opt-level 3 while this one is built for
+// size; see kernels/src/lib.rs), under the names they always had here.
+pub use tb_kernels::{activation, embedding, loss};
 
 /// A matrix of activations or weights: rows x columns, column-major (nalgebra's layout).
 pub type Matrix = nalgebra::DMatrix<f32>;

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
+use tb_kernels::adam::{adam_update, scale, sum_of_squares, Moments};
 
 /// AdamW's state: a running mean of the gradient (m) and of its square (v) for every parameter.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,13 +48,8 @@ impl AdamW {
         for range in &self.decays {
             params[range.clone()].iter_mut().for_each(|p| *p *= shrink);
         }
-        let (b1, b2) = (self.beta1, self.beta2);
-        for (((p, &g), m), v) in params.iter_mut().zip(grads).zip(&mut self.m).zip(&mut self.v) {
-            *m = b1 * *m + (1.0 - b1) * g;
-            *v = b2 * *v + (1.0 - b2) * g * g;
-            let denom = (*v / correction2).sqrt() + self.eps;
-            *p -= lr * (*m / correction1) / denom;
-        }
+        let moments = Moments { beta1: self.beta1, beta2: self.beta2, eps: self.eps, correction1, correction2 };
+        adam_update(params, grads, &mut self.m, &mut self.v, lr, moments);
     }
 
     pub fn steps_taken(&self) -> i32 {
@@ -65,10 +61,10 @@ impl AdamW {
 /// `clip_grad_norm_` does (factor max_norm / (norm + 1e-6) when that is below 1). Returns the norm
 /// before clipping.
 pub fn clip_grad_norm(grads: &mut [f32], max_norm: f32) -> f32 {
-    let norm = grads.iter().map(|&g| (g as f64) * (g as f64)).sum::<f64>().sqrt() as f32;
+    let norm = sum_of_squares(grads).sqrt() as f32;
     let factor = max_norm / (norm + 1e-6);
     if factor < 1.0 {
-        grads.iter_mut().for_each(|g| *g *= factor);
+        scale(grads, factor);
     }
     norm
 }

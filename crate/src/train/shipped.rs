@@ -95,8 +95,10 @@ mod tests {
             let held_out = Corpus::lessons(&vocab, 16).held_out;
             let loss = evaluate(&mut flat, &held_out).unwrap().loss;
             let recorded = record["val_loss_as_shipped"].as_f64().unwrap();
+            // The record is the loss as `make weights` measured it; a change in the kernels' rounding
+            // (their order of summation, their exp) moves it in the eighth digit, retraining much more.
             assert!(
-                (loss - recorded).abs() < 1e-9,
+                (loss - recorded).abs() < 1e-6,
                 "{shipped:?}: held-out loss {loss}, recorded {recorded}: run `make weights`"
             );
             assert!(loss < record["bigram_loss"].as_f64().unwrap());

@@ -7,6 +7,10 @@
 //     static styles = [sheet(`...`)];          // optional, adopted after the theme
 //     render(lib) { ... }                      // lib: the wasm facade; throw to show a message
 //   }
+//
+// When an element first shows its content (or its message), it fires `tb-ready` (bubbles, crosses
+// shadow roots; detail: { time }, performance.now() then) and resolves `element.rendered`; a page
+// waits for all of its widgets with `allRendered()`.
 
 import { wasm } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
@@ -19,6 +23,11 @@ export class TbElement extends HTMLElement {
 
   #scheduled = false;
   #messages = [];
+  #ready;
+  /** A promise of the time (performance.now()) the element first showed its content or message. */
+  rendered = new Promise((resolve) => {
+    this.#ready = resolve;
+  });
 
   constructor() {
     super();
@@ -48,6 +57,7 @@ export class TbElement extends HTMLElement {
         lib = await wasm;
       } catch (err) {
         this.shadowRoot.replaceChildren(messageElement(`This widget could not load its model library: ${err.message}`));
+        this.#signalReady();
         return;
       }
       this.#messages = [];
@@ -57,7 +67,16 @@ export class TbElement extends HTMLElement {
         this.warn(errorText(err));
       }
       this.#showMessages();
+      this.#signalReady();
     });
+  }
+
+  #signalReady() {
+    if (!this.#ready) return;
+    const time = performance.now();
+    this.#ready(time);
+    this.#ready = null;
+    this.dispatchEvent(new CustomEvent('tb-ready', { bubbles: true, composed: true, detail: { time } }));
   }
 
   /** Note a problem to show above the widget (an attribute it could not use, say). */
@@ -107,6 +126,17 @@ export class TbElement extends HTMLElement {
     if (error) this.warn(error);
     return value;
   }
+}
+
+/**
+ * Resolves, with the time (performance.now()) the last of them rendered, once every <tb-…> element
+ * now in `root` (a document or element; its light DOM) has shown its content or its message.
+ */
+export async function allRendered(root = document) {
+  await Promise.all([...root.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-')).map((el) => customElements.whenDefined(el.localName)));
+  const widgets = [...root.querySelectorAll('*')].filter((el) => el instanceof TbElement);
+  const times = await Promise.all(widgets.map((el) => el.rendered));
+  return Math.max(0, ...times);
 }
 
 export function errorText(err) {

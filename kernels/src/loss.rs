@@ -6,7 +6,9 @@
 //!
 //! Forward and backward side by side, flat row-major buffers, outputs first.
 //!
-//! [`linear_forward`]: super::linear::linear_forward
+//! [`linear_forward`]: crate::linear::linear_forward
+
+use crate::activation::{exp, largest};
 
 /// probs [N, V] = softmax of each row of logits [N, V];
 /// losses [N] = −ln probs[n, targets[n]], computed as logsumexp(row) − row[target] so that a tiny
@@ -14,12 +16,9 @@
 pub fn crossentropy_forward(losses: &mut [f32], probs: &mut [f32], logits: &[f32], targets: &[usize], v: usize) {
     let rows = probs.chunks_exact_mut(v).zip(logits.chunks_exact(v));
     for ((loss, &target), (p, z)) in losses.iter_mut().zip(targets).zip(rows) {
-        let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0f32;
-        for (p, &z) in p.iter_mut().zip(z) {
-            *p = (z - max).exp();
-            sum += *p;
-        }
+        let max = largest(z);
+        p.iter_mut().zip(z).for_each(|(p, &z)| *p = exp(z - max));
+        let sum: f32 = p.iter().sum();
         p.iter_mut().for_each(|p| *p /= sum);
         *loss = max + sum.ln() - z[target];
     }

@@ -1,0 +1,247 @@
+//! The linear layer's flat pair: out = inp · weightᵀ + bias over row-major buffers, the weight as
+//! [out, in] (each output's weights contiguous; nalgebra's column-major [in, out] is exactly this in
+//! memory, so a matrix `Linear`'s weight is used as it is), and its gradients.
+
+use crate::simd::F4;
+
+/// Σ a[i]·b[i] in eight running sums (two vectors of four lanes: terms k and k + 4 of each group of
+/// eight), added pairwise at the end, then the last len mod 8 terms one by one. Attention's dot
+/// products are this short (d_head = 8), so the vectors matter.
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len());
+    let n8 = n - n % 8;
+    let (mut lo, mut hi) = (F4::splat(0.0), F4::splat(0.0));
+    for k in (0..n8).step_by(8) {
+        lo = lo.mul_add(F4::load(&a[k..]), F4::load(&b[k..]));
+        hi = hi.mul_add(F4::load(&a[k + 4..]), F4::load(&b[k + 4..]));
+    }
+    let rest: f32 = a[n8..n].iter().zip(&b[n8..n]).map(|(p, q)| p * q).sum();
+    (lo + hi).sum() + rest
+}
+
+/// y += a·x, element by element.
+#[inline]
+pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
+    let n = y.len().min(x.len());
+    let n4 = n - n % 4;
+    let av = F4::splat(a);
+    for k in (0..n4).step_by(4) {
+        F4::load(&y[k..]).mul_add(av, F4::load(&x[k..])).store(&mut y[k..]);
+    }
+    for (y, x) in y[n4..n].iter_mut().zip(&x[n4..n]) {
+        *y += a * x;
+    }
+}
+
+/// Rows of inp taken together by [`linear_forward`], and outputs by its inner loop: 4 x 2 running
+/// sums of four lanes, plus the 4 + 2 vectors they read, fit the 16 vector registers of x86-64 (which
+/// V8 and the native build both have).
+const ROWS: usize = 4;
+const OUTPUTS: usize = 2;
+
+/// out [N, out] = inp [N, in] · weightᵀ + bias
+///
+/// weight [out, in] (row o holds output o's weights)   bias [out]
+///
+/// Each output is a dot product of an input row with a weight row, both contiguous. They are taken
+/// ROWS x OUTPUTS at a time, so each vector loaded is used several times: Σ over `in` in four lanes
+/// (k = 0, 4, 8, ...), the lanes added (F4::sum), then the last `in` mod 4 terms one by one, then
+/// the bias. Every output is summed in that order whichever tile it falls in.
+pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option<&[f32]>, c_in: usize, c_out: usize) {
+    if c_in == 0 || c_out == 0 {
+        return;
+    }
+    let rows = (out.len() / c_out).min(inp.len() / c_in);
+    assert!(weight.len() >= c_out * c_in, "linear_forward: weight too short");
+    assert!(bias.is_none_or(|b| b.len() >= c_out), "linear_forward: bias too short");
+    let mut r = 0;
+    while r + ROWS <= rows {
+        // SAFETY: rows r .. r + ROWS fit out and inp, and the weight and bias are long enough (above).
+        unsafe { forward_rows::<ROWS>(out, inp, weight, bias, c_in, c_out, r) };
+        r += ROWS;
+    }
+    for r in r..rows {
+        // SAFETY: as above, for row r.
+        unsafe { forward_rows::<1>(out, inp, weight, bias, c_in, c_out, r) };
+    }
+}
+
+/// Rows r .. r + R of [`linear_forward`], reading through pointers (a bounds check on every load
+/// cost a third of the time in wasm).
+///
+/// # Safety
+/// (r + R)·c_out ≤ out.len(), (r + R)·c_in ≤ inp.len(), c_out·c_in ≤ weight.len(), c_out ≤ bias.len().
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // i and j index two arrays of the tile at once
+unsafe fn forward_rows<const R: usize>(
+    out: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: Option<&[f32]>,
+    c_in: usize,
+    c_out: usize,
+    r: usize,
+) {
+    let k4 = c_in - c_in % 4;
+    let (out, w_ptr) = (out.as_mut_ptr(), weight.as_ptr());
+    let x: [*const f32; R] = core::array::from_fn(|i| inp.as_ptr().add((r + i) * c_in));
+    let finish = |acc: F4, x: *const f32, w: *const f32, o: usize| {
+        let mut tail = 0.0f32;
+        for k in k4..c_in {
+            tail += *x.add(k) * *w.add(k);
+        }
+        acc.sum() + tail + bias.map_or(0.0, |b| *b.as_ptr().add(o))
+    };
+    let mut o = 0;
+    while o + OUTPUTS <= c_out {
+        let w: [*const f32; OUTPUTS] = core::array::from_fn(|j| w_ptr.add((o + j) * c_in));
+        let mut acc = [[F4::splat(0.0); OUTPUTS]; R];
+        let mut k = 0;
+        while k < k4 {
+            let wv: [F4; OUTPUTS] = core::array::from_fn(|j| F4::read(w[j].add(k)));
+            for i in 0..R {
+                let xv = F4::read(x[i].add(k));
+                for j in 0..OUTPUTS {
+                    acc[i][j] = acc[i][j].mul_add(xv, wv[j]);
+                }
+            }
+            k += 4;
+        }
+        for i in 0..R {
+            for j in 0..OUTPUTS {
+                *out.add((r + i) * c_out + o + j) = finish(acc[i][j], x[i], w[j], o + j);
+            }
+        }
+        o += OUTPUTS;
+    }
+    for o in o..c_out {
+        let w = w_ptr.add(o * c_in);
+        for i in 0..R {
+            let mut acc = F4::splat(0.0);
+            for k in (0..k4).step_by(4) {
+                acc = acc.mul_add(F4::read(x[i].add(k)), F4::read(w.add(k)));
+            }
+            *out.add((r + i) * c_out + o) = finish(acc, x[i], w, o);
+        }
+    }
+}
+
+/// The gradients of [`linear_forward`], accumulated (+=) into dinp, dweight and dbias:
+///
+///   dinp [N, in]     += dout · weight
+///   dweight [out, in] += doutᵀ · inp
+///   dbias [out]       += Σ_n dout[n]
+///
+/// dout [N, out]   inp [N, in]   weight [out, in]
+#[allow(clippy::too_many_arguments)]
+pub fn linear_backward(
+    dinp: &mut [f32],
+    dweight: &mut [f32],
+    dbias: Option<&mut [f32]>,
+    dout: &[f32],
+    inp: &[f32],
+    weight: &[f32],
+    c_in: usize,
+    c_out: usize,
+) {
+    let n = (dout.len() / c_out).min(inp.len() / c_in).min(dinp.len() / c_in);
+    // dinp[n, :] += Σ_o dout[n, o] · weight[o, :]
+    accumulate_products(dinp, Strided { data: dout, row: c_out, col: 1 }, weight, n, c_out, c_in);
+    // dweight[o, :] += Σ_n dout[n, o] · inp[n, :]
+    accumulate_products(dweight, Strided { data: dout, row: 1, col: c_out }, inp, c_out, n, c_in);
+    if let Some(db) = dbias {
+        for g_row in dout.chunks_exact(c_out).take(n) {
+            db.iter_mut().zip(g_row).for_each(|(b, g)| *b += g);
+        }
+    }
+}
+
+/// A matrix read through strides: element (i, q) is data[i·row + q·col].
+#[derive(Clone, Copy)]
+struct Strided<'a> {
+    data: &'a [f32],
+    row: usize,
+    col: usize,
+}
+
+/// c [m, n] += a [m, p] · b [p, n] (c and b row-major and contiguous; a through its strides).
+///
+/// Four rows of c and eight of its columns at a time (8 running vectors, 4 broadcasts of a and 2
+/// vectors of b per q: again within 16 registers); then four columns, then one. Every element is
+/// c + a(i,0)·b(0,j) + a(i,1)·b(1,j) + ... in that order, whichever tile it falls in.
+///
+/// The bounds are checked once, here; the loops read and write through pointers (with a check on
+/// every access this loop ran a third slower in wasm).
+fn accumulate_products(c: &mut [f32], a: Strided, b: &[f32], m: usize, p: usize, n: usize) {
+    if m == 0 || n == 0 || p == 0 {
+        return;
+    }
+    assert!(c.len() >= m * n && b.len() >= p * n, "accumulate_products: c or b too short");
+    assert!((m - 1) * a.row + (p - 1) * a.col < a.data.len(), "accumulate_products: a too short");
+    let mut i = 0;
+    while i + 4 <= m {
+        // SAFETY: rows i .. i + 4 < m, the bounds asserted above.
+        unsafe { product_rows::<4>(c, a, b, p, n, i) };
+        i += 4;
+    }
+    for i in i..m {
+        // SAFETY: row i < m, the bounds asserted above.
+        unsafe { product_rows::<1>(c, a, b, p, n, i) };
+    }
+}
+
+/// Rows i .. i + R of [`accumulate_products`].
+///
+/// # Safety
+/// i + R ≤ m, and the bounds [`accumulate_products`] asserts.
+#[inline(always)]
+unsafe fn product_rows<const R: usize>(c: &mut [f32], a: Strided, b: &[f32], p: usize, n: usize, i: usize) {
+    let (c, b, a_ptr) = (c.as_mut_ptr(), b.as_ptr(), a.data.as_ptr());
+    let at = |r: usize, q: usize| *a_ptr.add((i + r) * a.row + q * a.col);
+    let mut j = 0;
+    while j + 8 <= n {
+        let mut acc: [[F4; 2]; R] = core::array::from_fn(|r| {
+            let row = c.add((i + r) * n + j);
+            [F4::read(row), F4::read(row.add(4))]
+        });
+        for q in 0..p {
+            let brow = b.add(q * n + j);
+            let (b0, b1) = (F4::read(brow), F4::read(brow.add(4)));
+            for (r, acc) in acc.iter_mut().enumerate() {
+                let av = F4::splat(at(r, q));
+                acc[0] = acc[0].mul_add(av, b0);
+                acc[1] = acc[1].mul_add(av, b1);
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            let row = c.add((i + r) * n + j);
+            acc[0].write(row);
+            acc[1].write(row.add(4));
+        }
+        j += 8;
+    }
+    while j + 4 <= n {
+        let mut acc: [F4; R] = core::array::from_fn(|r| F4::read(c.add((i + r) * n + j)));
+        for q in 0..p {
+            let bv = F4::read(b.add(q * n + j));
+            for (r, acc) in acc.iter_mut().enumerate() {
+                *acc = acc.mul_add(F4::splat(at(r, q)), bv);
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            acc.write(c.add((i + r) * n + j));
+        }
+        j += 4;
+    }
+    for j in j..n {
+        for r in 0..R {
+            let cell = c.add((i + r) * n + j);
+            let mut s = *cell;
+            for q in 0..p {
+                s += at(r, q) * *b.add(q * n + j);
+            }
+            *cell = s;
+        }
+    }
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env node
+// `make bench`: everything a reader feels, measured in one run on this machine, beside the peers a
+// reader would otherwise use. Prints tables and writes bench/results.json (bench/results-quick.json
+// with --quick). Times are never asserted anywhere: the machines are shared and noisy; compare
+// figures from the same run, and copy them into BENCHMARKS.md with the machine they came from.
+//
+//   make bench            (a few minutes; builds the release wasm, dist/ and the criterion bench)
+//   make bench QUICK=1    (the smoke run `make test` makes so this command cannot rot: every part
+//                          runs, with few samples; its figures are rough)
+//
+// 1. Sizes of what ships: raw, gzip (level 6), brotli (quality 11).
+// 2. Load: headless Chromium, cold, the served lesson page and the offline file: from navigation
+//    start until every widget shows its content (each <tb-…> element's `rendered` promise), median
+//    of 10 loads; and the same at 4x CPU throttling (a phone).
+// 3. Interaction: every slider on the lesson page moved through its range, main-thread time per
+//    input event (p50 / p95 / max) and long tasks; again while a training run goes on in the page.
+// 4. TinyGPT forward (T = 5, 16) and one training step (16 x 16): native (criterion), wasm in
+//    Chromium (www/bench.html) and in Node: time, tokens/s, GFLOP/s, wasm / native.
+// 5. Peers: PyTorch eager running the same TinyGPT (tests/reference/train_reference.py --bench),
+//    when tests/reference/.venv has torch; onnxruntime-web and transformers.js only if installed.
+// 6. The analytic calls the charts make: a report at T = 1024, a 200-point cost curve.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { ROOT, launchChromium, startServer } from './browser.mjs';
+import { sweepSliders, widgetsRendered } from './bench-in-page.mjs';
+import { measureWasm } from '../www/src/bench/measure.js';
+
+const quick = process.argv.includes('--quick');
+const LOADS = quick ? 2 : 10;
+const PER_SLIDER = quick ? 6 : 60;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const log = (text) => console.error(`bench: ${text}`);
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...opts });
+
+const results = {
+  date: new Date().toISOString(),
+  quick,
+  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.versions.node, rustc: run('rustc', ['--version']).trim() },
+  sizes: [],
+  load: [],
+  interaction: [],
+  tinygpt: [],
+  analytic: [],
+  peers: [],
+};
+
+// 1. Sizes.
+for (const file of ['www/pkg/transformer_block_bg.wasm', 'dist/transformer-block.js', 'dist/transformer-block-lesson.html', 'dist/npm/index.js']) {
+  const bytes = readFileSync(join(ROOT, file));
+  results.sizes.push({ file, raw: bytes.length, gzip: gzipSync(bytes).length, brotli: brotliCompressSync(bytes).length });
+}
+
+// 4 (native). criterion, reading its estimates (the median, in ns).
+log('native: cargo bench (criterion)');
+const criterionArgs = quick ? ['--warm-up-time', '0.1', '--measurement-time', '0.2', '--sample-size', '10'] : [];
+run('cargo', ['bench', '--quiet', '-p', 'transformer-block', '--bench', 'tiny_gpt', '--', ...criterionArgs], { stdio: ['ignore', 'ignore', 'inherit'] });
+const criterionDir = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target'), 'criterion');
+const nativeMs = (name) => JSON.parse(readFileSync(join(criterionDir, name, 'new', 'estimates.json'), 'utf8')).median.point_estimate / 1e6;
+
+// 4 (wasm in Node): the release build in www/pkg.
+log('wasm in Node');
+const lib = await import(pathToFileURL(join(ROOT, 'www', 'pkg', 'transformer_block.js')).href);
+lib.initSync({ module: readFileSync(join(ROOT, 'www', 'pkg', 'transformer_block_bg.wasm')) });
+const nodeRows = await measureWasm(lib, { quick });
+
+// 2, 3, 4 (wasm in Chromium).
+const server = await startServer();
+const browser = await launchChromium();
+results.machine.chromium = browser.version();
+try {
+  log('wasm in Chromium (bench.html)');
+  const benchPage = await browser.newPage();
+  await benchPage.goto(`${server.origin}/bench.html${quick ? '?quick' : ''}`);
+  const chromeRows = (await benchPage.evaluate(() => window.benchResults)).rows;
+  await benchPage.close();
+
+  const info = Object.fromEntries(nodeRows.map((r) => [r.name, r]));
+  for (const name of lib.Workload.names()) {
+    const { tokens, flops, what } = info[name];
+    const native = nativeMs(name);
+    const entry = (where, ms) => ms === undefined ? null : { where, ms, tokens_per_second: (tokens * 1000) / ms, gflops: flops / ms / 1e6 };
+    results.tinygpt.push({
+      name,
+      what,
+      tokens,
+      flops,
+      rows: [entry('native (criterion)', native), entry(`wasm, Chromium ${results.machine.chromium}`, chromeRows.find((r) => r.name === name)?.ms), entry(`wasm, Node ${process.versions.node}`, info[name].ms)].filter(Boolean),
+      wasm_over_native: { chromium: chromeRows.find((r) => r.name === name).ms / native, node: info[name].ms / native },
+    });
+  }
+  for (const r of nodeRows.filter((r) => r.flops === null)) {
+    results.analytic.push({ name: r.name, what: r.what, native_ms: nativeMs(r.name), chromium_ms: chromeRows.find((c) => c.name === r.name).ms, node_ms: r.ms });
+  }
+
+  // 2. Load, cold (a new browser context each time: no cache), served page and offline file.
+  const targets = [
+    { page: 'served lesson (make serve)', url: `${server.origin}/` },
+    { page: 'offline lesson file', url: pathToFileURL(join(ROOT, 'dist', 'transformer-block-lesson.html')).href },
+  ];
+  for (const throttle of [1, 4]) {
+    for (const { page: name, url } of targets) {
+      log(`load: ${name}${throttle > 1 ? `, ${throttle}x CPU throttling` : ''}`);
+      const loads = [];
+      for (let i = 0; i < LOADS; i++) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        if (throttle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: throttle });
+        await page.goto(url, { waitUntil: 'commit' });
+        loads.push(await page.evaluate(widgetsRendered));
+        await context.close();
+      }
+      results.load.push({
+        page: name,
+        cpu_throttling: throttle,
+        loads: loads.length,
+        widgets: loads[0].widgets,
+        median_rendered_ms: median(loads.map((l) => l.rendered_ms)),
+        median_first_paint_ms: median(loads.map((l) => l.first_paint_ms ?? NaN)),
+        all_rendered_ms: loads.map((l) => l.rendered_ms),
+      });
+    }
+  }
+
+  // 3. Interaction: every slider, then the anatomy's again while the page's <tb-train> trains.
+  log('interaction: every slider on the lesson page');
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.origin}/`);
+  await page.evaluate(widgetsRendered);
+  const idle = await page.evaluate(sweepSliders, { perSlider: PER_SLIDER, filter: null });
+  log('interaction: while a training run goes on');
+  const train = page.locator('tb-train').first();
+  await train.getByRole('button', { name: 'Train' }).click();
+  const busy = await page.evaluate(sweepSliders, { perSlider: PER_SLIDER, filter: 'tb-anatomy' });
+  const training = await train.locator('.status').textContent();
+  await page.close();
+  const summary = (label, sweep) => {
+    const all = sweep.sliders.flatMap((s) => s.times);
+    return {
+      condition: label,
+      sliders: sweep.sliders.length,
+      events: all.length,
+      p50_ms: quantile(all, 0.5),
+      p95_ms: quantile(all, 0.95),
+      max_ms: Math.max(...all),
+      long_tasks: sweep.long_tasks,
+      longest_task_ms: sweep.longest_task_ms,
+      by_slider: sweep.sliders.map((s) => ({ widget: s.widget, slider: s.slider, events: s.events, p50_ms: quantile(s.times, 0.5), p95_ms: quantile(s.times, 0.95), max_ms: Math.max(...s.times) })),
+    };
+  };
+  results.interaction.push(summary('page idle', idle), { ...summary('a training run going on', busy), training_status: training });
+} finally {
+  await browser.close();
+  server.stop();
+}
+
+// 5. Peers.
+const python = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');
+let torchOk = false;
+if (existsSync(python)) {
+  try {
+    run(python, ['-c', 'import torch']);
+    torchOk = true;
+  } catch {
+    // a venv without torch
+  }
+}
+if (torchOk) {
+  for (const threads of [...new Set([1, cpus().length])]) {
+    log(`PyTorch eager, ${threads} thread(s)`);
+    const r = JSON.parse(run(python, [join(ROOT, 'tests', 'reference', 'train_reference.py'), '--bench', '--threads', String(threads), ...(quick ? ['--quick'] : [])]));
+    const where = `PyTorch ${r.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`;
+    const ms = { 'forward-5': r.forward_T5_us / 1000, 'forward-16': r.forward_T16_us / 1000, 'train-step': r.train_step_16x16_ms };
+    for (const w of results.tinygpt) w.rows.push({ where, ms: ms[w.name], tokens_per_second: (w.tokens * 1000) / ms[w.name], gflops: w.flops / ms[w.name] / 1e6 });
+  }
+  results.peers.push({ peer: 'PyTorch eager (float32, the same TinyGPT: tests/reference/train_reference.py)', status: 'measured' });
+} else {
+  results.peers.push({ peer: 'PyTorch eager', status: 'skipped: no tests/reference/.venv with torch (tests/reference/README.md says how to make one)' });
+}
+for (const peer of ['onnxruntime-web', '@huggingface/transformers']) {
+  const installed = existsSync(join(ROOT, 'node_modules', peer));
+  results.peers.push({ peer, status: installed ? 'installed but not wired in yet' : 'skipped: not installed here (it is not a dependency of this project, and a run must not fetch anything)' });
+}
+
+// Output.
+const out = join(ROOT, 'bench', quick ? 'results-quick.json' : 'results.json');
+mkdirSync(join(ROOT, 'bench'), { recursive: true });
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (x) => (x < 1 ? `${(x * 1000).toFixed(1)} µs` : `${x.toFixed(2)} ms`);
+const table = (head, rows) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  rows.forEach((r) => console.log(line(r)));
+  console.log('');
+};
+const m = results.machine;
+console.log(`\nmake bench${quick ? ' QUICK=1 (rough: few samples)' : ''} · ${results.date} · ${m.cpu}, ${m.cores} cores · ${m.rustc} · Node ${m.node} · Chromium ${m.chromium}\n`);
+console.log('Sizes');
+table(['file', 'raw', 'gzip', 'brotli'], results.sizes.map((s) => [s.file, kb(s.raw), kb(s.gzip), kb(s.brotli)]));
+console.log(`Load: navigation start to every widget rendered (median of ${LOADS} cold loads)`);
+table(['page', 'CPU', 'widgets', 'first paint', 'all rendered'], results.load.map((l) => [l.page, `${l.cpu_throttling}x`, l.widgets, `${Math.round(l.median_first_paint_ms)} ms`, `${Math.round(l.median_rendered_ms)} ms`]));
+console.log('Interaction: main-thread time per input event, every slider swept');
+table(['condition', 'sliders', 'events', 'p50', 'p95', 'max', 'long tasks'], results.interaction.map((i) => [i.condition, i.sliders, i.events, ms(i.p50_ms), ms(i.p95_ms), ms(i.max_ms), i.long_tasks]));
+table(['slider (page idle)', 'events', 'p50', 'p95', 'max'], results.interaction[0].by_slider.map((s) => [`${s.widget}: ${s.slider}`, s.events, ms(s.p50_ms), ms(s.p95_ms), ms(s.max_ms)]));
+console.log('TinyGPT (median time of one run)');
+table(['workload', 'where', 'time', 'tokens/s', 'GFLOP/s'], results.tinygpt.flatMap((w) => w.rows.map((r) => [w.name, r.where, ms(r.ms), Math.round(r.tokens_per_second).toLocaleString('en-US'), r.gflops.toFixed(2)])));
+table(['workload', 'wasm / native (Chromium)', '(Node)'], results.tinygpt.map((w) => [w.name, `${w.wasm_over_native.chromium.toFixed(2)}x`, `${w.wasm_over_native.node.toFixed(2)}x`]));
+console.log('Analytic calls the charts make');
+table(['call', 'native', 'wasm, Chromium', 'wasm, Node'], results.analytic.map((a) => [a.name, ms(a.native_ms), ms(a.chromium_ms), ms(a.node_ms)]));
+console.log('Peers');
+results.peers.forEach((p) => console.log(`- ${p.peer}: ${p.status}`));
+console.log(`\nWritten: ${out}`);

@@ -1,0 +1,56 @@
+// What the benchmark scripts (bench.mjs, bench-training.mjs) share: headless Chromium with the
+// flags this machine needs (Debian's chromium; Playwright's own download does not work here), and
+// scripts/serve.mjs on a free port.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export async function launchChromium() {
+  const { chromium } = await import('@playwright/test');
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** scripts/serve.mjs serving www/ on a free port: `{ origin, stop() }`, once it answers. */
+export async function startServer() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('serve.mjs', import.meta.url))], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${origin}/`)).ok) return { origin, stop: () => child.kill() };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill();
+  throw new Error(`scripts/serve.mjs did not answer on ${origin}`);
+}
