@@ -14,6 +14,25 @@ use crate::nn::masks::{mask_patterns, MaskPatterns};
 use crate::nn::moe::{balance_loss, route};
 use crate::nn::{activation, FeedForward, LayerNorm, Matrix, MixtureOfExperts, Residual, TinyGpt};
 
+/// The lessons' TinyGPT of `seed`, made once per seed: the examples rerun on every slider step,
+/// and drawing its 27,328 initial weights costs more than the example itself (a copy is cheap).
+fn lessons_tiny_gpt(seed: u64) -> TinyGpt {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(u64, TinyGpt)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((s, model)) if *s == seed => model.clone(),
+            _ => {
+                let model = TinyGpt::tiny(seed);
+                *last = Some((seed, model.clone()));
+                model
+            }
+        }
+    })
+}
+
 /// The seed of the TinyGPT whose numbers the page shows.
 pub const SEED_DEFAULT: u64 = 0;
 /// The lessons' token ids.
@@ -70,7 +89,7 @@ pub fn residual(x: &[f32], attention: &[f32], feed_forward: &[f32]) -> Result<Re
     }
     let h = Residual::Add.apply(&row(x), row(attention));
     let out = Residual::Add.apply(&h, row(feed_forward));
-    let mut model = TinyGpt::tiny(SEED_DEFAULT);
+    let mut model = lessons_tiny_gpt(SEED_DEFAULT);
     let stream = model.embed(&IDS_DEFAULT)?;
     model.blocks[0].switches.attention = false;
     model.blocks[0].switches.feed_forward = false;
@@ -183,7 +202,7 @@ fn row_major(m: &Matrix) -> Vec<f32> {
 
 /// Run TinyGPT (initialised from `seed`) on `ids`.
 pub fn tiny_gpt(ids: &[usize], seed: u64) -> Result<TinyGptExample> {
-    let model = TinyGpt::tiny(seed);
+    let model = lessons_tiny_gpt(seed);
     let stream = model.hidden(ids)?;
     let logits = model.forward(ids)?;
     let next_token = logits
@@ -240,7 +259,7 @@ pub fn masks(n_tokens: usize, position: usize, seed: u64) -> Result<MaskPatterns
     }
     let ids = &MASK_IDS[..n_tokens];
     let new_id = ids.get(position).map_or(0, |old| (old + 17) % 50);
-    mask_patterns(&TinyGpt::tiny(seed), ids, position, new_id)
+    mask_patterns(&lessons_tiny_gpt(seed), ids, position, new_id)
 }
 
 // --- counting ---------------------------------------------------------------------------------
@@ -260,7 +279,7 @@ pub struct ParamCountExample {
 }
 
 pub fn param_count() -> Result<ParamCountExample> {
-    let tiny = TinyGpt::tiny(SEED_DEFAULT);
+    let tiny = lessons_tiny_gpt(SEED_DEFAULT);
     let gpt2 = ModelConfig::preset("gpt2-small")?;
     let mut no_bias = gpt2.clone();
     no_bias.bias.qkv = false;

@@ -1,9 +1,9 @@
 // Two formatters the anatomy widget needs beyond format.js. Pure; unit-tested in
 // tests/unit/breakdown.test.js.
 
-import { formatPercent, formatSI } from './format.js';
+import { formatPercent, formatSI, lazyFormat } from './format.js';
 
-const percentOneDecimal = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percentOneDecimal = lazyFormat({ style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /**
  * A share of the model as a percentage: as formatPercent, but with one decimal between 1% and 10%,

@@ -3,6 +3,8 @@
 // allowed is the library's call. Formatting converts units (hours to days); it computes no model
 // number.
 
+import { lazyFormat } from './format.js';
+
 /**
  * A number a reader typed: "123,653,376", "1.2e20", "491 520" or "0.4". Returns { value } or
  * { error } naming the field.
@@ -16,8 +18,8 @@ export function parseReaderNumber(name, text) {
   return { value };
 }
 
-const sig3 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
-const sig2 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2 });
+const sig3 = lazyFormat({ maximumSignificantDigits: 3 });
+const sig2 = lazyFormat({ maximumSignificantDigits: 2 });
 
 /** A duration in hours as a reader says it: 194.8 -> "195 hours (8.1 days)"; short ones in hours only. */
 export function formatHours(hours) {

@@ -1,8 +1,23 @@
 // Pure number formatting for the page. It formats what the wasm computed and never computes model
 // numbers itself (the Rust crate is the one source of truth). No DOM here: unit-tested under Node.
 
-const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const compactFormat = new Intl.NumberFormat('en-US', {
+/**
+ * An en-US Intl.NumberFormat made on first use and kept (making one takes a millisecond or so; the
+ * page formats thousands of numbers and should not make them before its first paint):
+ * `lazyFormat(options).format(x)`.
+ */
+export function lazyFormat(options) {
+  let made = null;
+  return {
+    format(x) {
+      made ??= new Intl.NumberFormat('en-US', options);
+      return made.format(x);
+    },
+  };
+}
+
+const integerFormat = lazyFormat({ maximumFractionDigits: 0 });
+const compactFormat = lazyFormat({
   notation: 'compact',
   compactDisplay: 'short',
   maximumSignificantDigits: 3,
@@ -27,8 +42,8 @@ export function formatCompact(n) {
   return compactFormat.format(n);
 }
 
-const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
-const percentFine = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+const percentFormat = lazyFormat({ style: 'percent', maximumFractionDigits: 0 });
+const percentFine = lazyFormat({ style: 'percent', maximumFractionDigits: 1 });
 
 /** A share as a percentage: 0.2278 -> "23%"; tiny shares read "under 0.1%", zero "0%". */
 export function formatPercent(share) {
@@ -38,7 +53,7 @@ export function formatPercent(share) {
   return percentFormat.format(share);
 }
 
-const sig3 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+const sig3 = lazyFormat({ maximumSignificantDigits: 3 });
 const UNITS = [
   [1e15, 'P'],
   [1e12, 'T'],
@@ -82,14 +97,15 @@ export function formatBytes(n) {
   return pick ? `${sig3.format(n / pick[0])} ${pick[1]}` : `${formatInteger(n)} B`;
 }
 
-/** A vector as the lessons write it: [1.1, 1.7] -> "(1.1, 1.7)", each to `places` decimals at most. */
-export function formatVector(xs, places = 3) {
-  const f = new Intl.NumberFormat('en-US', { maximumFractionDigits: places, minimumFractionDigits: 0 });
-  return `(${Array.from(xs, (x) => f.format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x)).join(', ')})`;
-}
+const decimalFormats = new Map(); // places -> a format to at most that many decimals
 
 /** A single number to `places` decimals at most: 0.7310586 -> "0.731". */
 export function formatDecimal(x, places = 3) {
-  const f = new Intl.NumberFormat('en-US', { maximumFractionDigits: places, minimumFractionDigits: 0 });
-  return f.format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x);
+  if (!decimalFormats.has(places)) decimalFormats.set(places, lazyFormat({ maximumFractionDigits: places, minimumFractionDigits: 0 }));
+  return decimalFormats.get(places).format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x);
+}
+
+/** A vector as the lessons write it: [1.1, 1.7] -> "(1.1, 1.7)", each to `places` decimals at most. */
+export function formatVector(xs, places = 3) {
+  return `(${Array.from(xs, (x) => formatDecimal(x, places)).join(', ')})`;
 }

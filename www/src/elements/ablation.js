@@ -50,6 +50,7 @@ export class TbAblation extends TbElement {
   #drawnWidth = 0;
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#job++;
     this.#observer?.disconnect();
     this.#off?.();

@@ -262,7 +262,52 @@ class TbAnatomy extends TbElement {
     }
     this.#report = report;
     this.#showMessage(null);
-    this.#refresh();
+    // Only shapes and FLOPs depend on T: rewrite those texts rather than redraw the widget.
+    if (!this.#retext()) this.#refresh();
+  }
+
+  /** The diagram's texts that change with T, by their data-shape key. */
+  #shapeTexts() {
+    const act = (key) => this.#report.activations.find((a) => a.key === key);
+    const stream = act('stream');
+    const scores = act('scores');
+    const logits = this.#items.find((it) => it.key === 'logits');
+    return {
+      stream: stream ? `Residual stream, ${shapeText(stream.shape.slice(1))}` : 'Residual stream',
+      scores: scores ? shapeText(scores.shape.slice(-2)) : '',
+      logits: logits ? this.#boxNote(logits) : '',
+    };
+  }
+
+  /** After T changed: the texts that show it, in place. False when the diagram must be redrawn. */
+  #retext() {
+    const texts = this.#shapeTexts();
+    const marked = [...this.#parts.diagram.querySelectorAll('[data-shape]')];
+    const logits = this.#items.find((it) => it.key === 'logits');
+    // The logits note is drawn only when it fits its box; if that changes, redraw.
+    const fits = logits && this.#fits(logits, texts.logits);
+    if (Boolean(fits) !== marked.some((el) => el.dataset.shape === 'logits')) return false;
+    for (const el of marked) el.textContent = texts[el.dataset.shape];
+    this.#renderDetails();
+    const flops = this.#parts.breakdown.querySelector('[data-figure="flops"]');
+    if (!flops) return false;
+    flops.replaceWith(this.#flopsFigure());
+    return true;
+  }
+
+  #fits(item, note) {
+    const b = layoutAnatomy(this.#items).boxes[item.key];
+    return b && textWidth(item.label) + textWidth(note, 11) + 28 <= b.w;
+  }
+
+  #flopsFigure() {
+    const report = this.#report;
+    return h(
+      'div',
+      { dataset: { figure: 'flops' } },
+      h('dt', {}, `Forward FLOPs per token at T = ${formatInteger(report.seq_len)}`),
+      h('dd', {}, formatFlops(report.forward_flops_per_token)),
+    );
   }
 
   #showMessage(text) {
@@ -367,7 +412,6 @@ class TbAnatomy extends TbElement {
 
     if (item.kind === 'line') {
       const { x, y1, y2 } = layout.stream;
-      const stream = report.activations.find((a) => a.key === 'stream');
       const midY = (y1 + y2) / 2;
       g.append(
         s('rect', { class: 'hit', x: x - 10, y: y1, width: 20, height: y2 - y1 }),
@@ -375,8 +419,8 @@ class TbAnatomy extends TbElement {
         s('line', { class: 'stream-line', x1: x, y1, x2: x, y2 }),
         s(
           'text',
-          { x: x - 13, y: midY, class: 'small label', 'text-anchor': 'middle', transform: `rotate(-90 ${x - 13} ${midY})` },
-          stream ? `Residual stream, ${shapeText(stream.shape.slice(1))}` : 'Residual stream',
+          { x: x - 13, y: midY, class: 'small label', 'text-anchor': 'middle', transform: `rotate(-90 ${x - 13} ${midY})`, 'data-shape': 'stream' },
+          this.#shapeTexts().stream,
         ),
       );
       return g;
@@ -405,7 +449,7 @@ class TbAnatomy extends TbElement {
         g.append(
           s('text', { x: b.x + 8, y: b.y + 14 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, ' per head')),
         );
-        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, shapeText(scores.shape.slice(-2))));
+        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text', 'data-shape': 'scores' }, this.#shapeTexts().scores));
       } else {
         g.append(s('text', { x: b.x + 8, y: b.y + 14, class: 'label' }, item.text));
         g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, 'no parameters'));
@@ -416,7 +460,8 @@ class TbAnatomy extends TbElement {
     g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
     const right = this.#boxNote(item);
     if (right && textWidth(item.label) + textWidth(right, 11) + 28 <= b.w) {
-      g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end' }, right));
+      const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
+      g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
     }
     for (const chip of layoutMatrices(item.matrices ?? [], b)) {
       g.append(
@@ -527,7 +572,7 @@ class TbAnatomy extends TbElement {
       report.active_params !== report.total_params
         ? figure('Used per token', `${formatInteger(report.active_params)} (${formatCompact(report.active_params)})`)
         : null,
-      figure(`Forward FLOPs per token at T = ${formatInteger(report.seq_len)}`, formatFlops(report.forward_flops_per_token)),
+      this.#flopsFigure(),
     );
     this.#parts.breakdown.replaceChildren(
       h('h3', { id: titleId }, `Where ${config.label}’s ${formatInteger(report.total_params)} parameters live`),

@@ -11,6 +11,11 @@
 // When an element first shows its content (or its message), it fires `tb-ready` (bubbles, crosses
 // shadow roots; detail: { time }, performance.now() then) and resolves `element.rendered`; a page
 // waits for all of its widgets with `allRendered()`.
+//
+// First renders go screen first: a widget within a screen of the viewport renders as soon as the
+// page has laid it out; the others follow in the background, in document order, a few milliseconds
+// of work per task (firstRenders below), so every widget has rendered long before a reader scrolls
+// to it, and a reader's input is never kept waiting behind a page of widgets.
 
 import { wasm } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
@@ -18,11 +23,64 @@ import { themeSheet } from './theme.js';
 
 let ids = 0;
 
+/** Lets an element render: its first render was held back until firstRenders reached it. */
+const START = Symbol('start');
+
+/**
+ * The queue of first renders. Each connected element waits here until it is near the viewport (an
+ * IntersectionObserver with a screen's margin) or until the background pass reaches it, whichever
+ * comes first. Where the observer does not exist (an old browser, a test DOM) it renders at once.
+ */
+const firstRenders = (() => {
+  const waiting = new Set();
+  let observer = null;
+  let passScheduled = false;
+  const BUDGET_MS = 8; // of first renders per background task
+
+  const start = (el) => {
+    if (!waiting.delete(el)) return;
+    observer?.unobserve(el);
+    el[START]();
+  };
+  const pass = () => {
+    passScheduled = false;
+    const until = performance.now() + BUDGET_MS;
+    for (const el of waiting) {
+      if (performance.now() > until) break;
+      start(el);
+    }
+    if (waiting.size) schedulePass();
+  };
+  const schedulePass = () => {
+    if (passScheduled) return;
+    passScheduled = true;
+    setTimeout(pass, 0);
+  };
+  return {
+    add(el) {
+      if (typeof IntersectionObserver !== 'function') return el[START]();
+      observer ??= new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) if (entry.isIntersecting) start(entry.target);
+        },
+        { rootMargin: '100% 0px' },
+      );
+      waiting.add(el);
+      observer.observe(el);
+      schedulePass();
+    },
+    delete(el) {
+      if (waiting.delete(el)) observer?.unobserve(el);
+    },
+  };
+})();
+
 export class TbElement extends HTMLElement {
   static styles = [];
 
   #scheduled = false;
   #messages = [];
+  #started = false; // may render: firstRenders reached it
   #ready;
   /** A promise of the time (performance.now()) the element first showed its content or message. */
   rendered = new Promise((resolve) => {
@@ -38,6 +96,16 @@ export class TbElement extends HTMLElement {
   }
 
   connectedCallback() {
+    if (this.#started) this.update();
+    else firstRenders.add(this);
+  }
+
+  disconnectedCallback() {
+    if (!this.#started) firstRenders.delete(this);
+  }
+
+  [START]() {
+    this.#started = true;
     this.update();
   }
 
@@ -45,9 +113,9 @@ export class TbElement extends HTMLElement {
     if (oldValue !== newValue) this.update();
   }
 
-  /** Re-render once, after the current batch of changes. */
+  /** Re-render once, after the current batch of changes (not before its first render's turn). */
   update() {
-    if (this.#scheduled) return;
+    if (!this.#started || this.#scheduled) return;
     this.#scheduled = true;
     queueMicrotask(async () => {
       this.#scheduled = false;

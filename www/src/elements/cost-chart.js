@@ -61,6 +61,7 @@ export class TbCostChart extends TbElement {
   #drawnWidth = 0;
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#observer = undefined;
   }

@@ -42,6 +42,7 @@ export class TbDepthLatency extends TbElement {
   #visible;
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#job++;
     this.#visible?.disconnect();
     this.#free();

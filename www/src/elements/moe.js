@@ -11,7 +11,7 @@ import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { barLayout } from '../charts/bars.js';
-import { formatDecimal, formatInteger } from '../format.js';
+import { formatDecimal, formatInteger, lazyFormat } from '../format.js';
 
 const CSS = `
 .sliders { display: grid; grid-template-columns: minmax(6.5rem, auto) minmax(0, 1fr) 3rem; gap: 0.25rem 0.6rem; align-items: center; margin: 0.5rem 0; }
@@ -28,7 +28,7 @@ section + section { margin-top: 1rem; }
 figure { margin: 0.5rem 0; }
 `;
 
-const scoreFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const scoreFormat = lazyFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const score1 = (x) => scoreFormat.format(x);
 
 function list(xs) {

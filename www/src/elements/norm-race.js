@@ -51,6 +51,7 @@ export class TbNormRace extends TbElement {
   );
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#stop();
   }

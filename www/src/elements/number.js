@@ -20,6 +20,7 @@ import { numberFromAttributes, runSource } from '../lesson-values.js';
 const STYLES = sheet(`
 :host {
   display: inline;
+  contain: none;
   margin: 0;
   padding: 0;
   border: 0;

@@ -44,6 +44,7 @@ export class TbStream extends TbElement {
   #drawnWidth = 0;
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#off?.();
   }

@@ -27,6 +27,8 @@ export const THEME_CSS = `
   --_mono: var(--tb-font-mono, ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace);
   --_radius: var(--tb-radius, 8px);
   display: block;
+  /* What changes inside a widget is laid out inside it: a slider's redraw does not relayout the page. */
+  contain: layout;
   box-sizing: border-box;
   max-width: 100%;
   margin: 1rem 0;

@@ -113,6 +113,7 @@ class TbTinyGpt extends TbElement {
   #off = null;
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#off?.();
     this.#off = null;
     this.#model?.free();

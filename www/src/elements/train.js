@@ -63,6 +63,7 @@ export class TbTrain extends TbElement {
   );
 
   disconnectedCallback() {
+    super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#observer = undefined;
     if (this.#run && this.#run.state !== 'finished') this.#runner?.post({ type: 'stop' });

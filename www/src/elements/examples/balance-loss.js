@@ -1,8 +1,9 @@
 // The load-balancing loss n·Σ f_i·P_i for an even split and for everything sent to one expert.
 import { h } from '../base.js';
 import { exampleForm, listText, say, value } from './form.js';
+import { lazyFormat } from '../../format.js';
 
-const loss = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 3 });
+const loss = lazyFormat({ minimumFractionDigits: 1, maximumFractionDigits: 3 });
 
 export default {
   title: 'The load-balancing loss',

@@ -13,6 +13,7 @@
 
 import { h, resultRegion } from '../base.js';
 import { parseNumberList } from '../../attributes.js';
+import { lazyFormat } from '../../format.js';
 
 export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, note }) {
   const inputs = new Map();
@@ -93,7 +94,7 @@ export function value(text) {
   return h('span', { class: 'value' }, text);
 }
 
-const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6, useGrouping: false });
+const plain = lazyFormat({ maximumFractionDigits: 6, useGrouping: false });
 
 /** Numbers as the text of an input: [0.1, -0.3] -> "0.1, -0.3" (no thousands separators). */
 export function listText(xs) {

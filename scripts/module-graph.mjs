@@ -1,0 +1,40 @@
+// The static module graph of the lesson page's script, for the preload links in www/index.html
+// (tests/unit/preload.test.js checks they match; run this to print them after adding a module):
+//
+//   node scripts/module-graph.mjs
+//
+// Imports are found by a plain pattern over the source (our modules import with string literals only).
+
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const WWW = fileURLToPath(new URL('../www/', import.meta.url));
+
+/** Every module `entry` (a path under www/) imports, directly or not, itself included: paths relative to www/, dependencies first. */
+export function moduleGraph(entry = 'src/main.js') {
+  const seen = new Set();
+  const order = [];
+  const walk = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const m of source.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      walk(resolve(dirname(file), m[1]));
+    }
+    order.push(relative(WWW, file));
+  };
+  walk(resolve(WWW, entry));
+  return order;
+}
+
+/** The <link> lines www/index.html carries: every module, the wasm-bindgen glue and the wasm. */
+export function preloadLinks() {
+  return [
+    ...moduleGraph().map((path) => `<link rel="modulepreload" href="${path}" data-online-only>`),
+    '<link rel="modulepreload" href="pkg/transformer_block.js" data-online-only>',
+    '<link rel="preload" href="pkg/transformer_block_bg.wasm" as="fetch" crossorigin data-online-only>',
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(preloadLinks().map((l) => `  ${l}`).join('\n'));
