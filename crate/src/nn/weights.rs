@@ -45,10 +45,14 @@ pub enum StoredDtype {
     F32,
     /// IEEE half precision: 2 bytes a number, about 3 significant digits.
     F16,
-    /// A byte a weight: each row of a matrix as whole numbers from −127 to 127 times the row's scale
-    /// (its largest magnitude / 127), kept beside it as `{name}.row_scale` (F32); gains and biases
-    /// F16. A quarter of the F32 file. This project's loader reads it; transformers does not.
-    I8Rows,
+    /// A byte a weight: each row of a matrix as whole numbers from −L to L times the row's scale
+    /// (its largest magnitude / L), kept beside it as `{name}.row_scale` (F32), with L = 2^(bits−1) − 1
+    /// (127 for 8 bits, 31 for 6); gains and biases F16. A quarter of the F32 file whatever the bits;
+    /// fewer bits compress further (gzip stores 6-bit levels in about five bits). The stored dtype is
+    /// I8 either way, read by one loader: this project's (transformers does not read it).
+    IntRows {
+        bits: u8,
+    },
 }
 
 /// A Hugging Face GPT-2 config.json for a model (what `save_pretrained` would write), with
@@ -294,17 +298,18 @@ fn floats_as(name: String, shape: Vec<usize>, values: &[f32], dtype: StoredDtype
         StoredDtype::F16 => {
             vec![(name, shape, Dtype::F16, values.iter().flat_map(|&v| half::f16::from_f32(v).to_le_bytes()).collect())]
         }
-        StoredDtype::I8Rows if shape.len() == 2 => {
+        StoredDtype::IntRows { bits } if shape.len() == 2 => {
+            let levels = ((1u32 << (bits.clamp(2, 8) - 1)) - 1) as f32;
             let cols = shape[1];
             let scales: Vec<f32> = values
                 .chunks_exact(cols)
-                .map(|row| row.iter().fold(0.0f32, |m, v| m.max(v.abs())) / 127.0)
+                .map(|row| row.iter().fold(0.0f32, |m, v| m.max(v.abs())) / levels)
                 .map(|s| if s > 0.0 { s } else { 1.0 })
                 .collect();
             let q: Vec<u8> = values
                 .iter()
                 .enumerate()
-                .map(|(i, v)| (v / scales[i / cols]).round().clamp(-127.0, 127.0) as i8 as u8)
+                .map(|(i, v)| (v / scales[i / cols]).round().clamp(-levels, levels) as i8 as u8)
                 .collect();
             let scale_name = format!("{name}{ROW_SCALE}");
             let rows = vec![shape[0]];
@@ -313,7 +318,7 @@ fn floats_as(name: String, shape: Vec<usize>, values: &[f32], dtype: StoredDtype
                 (scale_name, rows, Dtype::F32, scales.iter().flat_map(|v| v.to_le_bytes()).collect()),
             ]
         }
-        StoredDtype::I8Rows => floats_as(name, shape, values, StoredDtype::F16),
+        StoredDtype::IntRows { .. } => floats_as(name, shape, values, StoredDtype::F16),
     }
 }
 
@@ -470,19 +475,22 @@ mod tests {
     }
 
     #[test]
-    fn int8_rows_are_within_half_a_step_of_each_weight() {
+    fn byte_rows_are_within_half_a_step_of_each_weight() {
         let m = TinyGpt::tiny(4);
-        let bytes = save_as(&m, StoredDtype::I8Rows).unwrap();
-        assert!(bytes.len() < save(&m).unwrap().len() / 3, "{}", bytes.len());
-        let back = load(&bytes, None).unwrap();
-        for (a, b) in [(&back.wte, &m.wte), (&back.blocks[1].mlp.c_fc.weight, &m.blocks[1].mlp.c_fc.weight)] {
-            for r in 0..b.nrows() {
-                let step = b.row(r).iter().fold(0.0f32, |x, v| x.max(v.abs())) / 127.0;
-                let worst = a.row(r).iter().zip(b.row(r).iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
-                assert!(worst <= 0.5 * step * 1.0001, "row {r}: {worst} > half of {step}");
+        for (bits, levels) in [(8, 127.0), (7, 63.0), (6, 31.0)] {
+            let dtype = StoredDtype::IntRows { bits };
+            let bytes = save_as(&m, dtype).unwrap();
+            assert!(bytes.len() < save(&m).unwrap().len() / 3, "{}", bytes.len());
+            let back = load(&bytes, None).unwrap();
+            for (a, b) in [(&back.wte, &m.wte), (&back.blocks[1].mlp.c_fc.weight, &m.blocks[1].mlp.c_fc.weight)] {
+                for r in 0..b.nrows() {
+                    let step = b.row(r).iter().fold(0.0f32, |x, v| x.max(v.abs())) / levels;
+                    let worst = a.row(r).iter().zip(b.row(r).iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+                    assert!(worst <= 0.5 * step * 1.0001, "{dtype:?} row {r}: {worst} > half of {step}");
+                }
             }
+            assert_eq!(back.blocks[0].ln_1.gain, m.blocks[0].ln_1.gain, "gains of 1 are exact in F16");
         }
-        assert_eq!(back.blocks[0].ln_1.gain, m.blocks[0].ln_1.gain, "gains of 1 are exact in F16");
     }
 
     #[test]
