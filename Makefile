@@ -95,10 +95,12 @@ weights:
 	$(call train-model,crate/data/tiny-gpt,$(WEIGHTS_SETTINGS))
 	$(call train-model,crate/data/tiny-gpt-6x16,$(DEEP_WEIGHTS_SETTINGS))
 
+bench_mode := $(if $(QUICK), (quick run),)
+
 # Timings, never asserted: printed, written to bench/results.json (QUICK=1: bench/results-quick.json),
 # recorded in BENCHMARKS.md with the machine they came from.
 bench: setup dist
-	$(call stage,'bench: sizes, load, sliders, TinyGPT native / wasm / PyTorch$(if $(QUICK), (quick),)')
+	$(call stage,'bench: sizes; load; sliders; TinyGPT native / wasm / PyTorch$(bench_mode)')
 	node scripts/bench.mjs $(if $(QUICK),--quick,)
 
 bench-training: setup wasm

@@ -20,7 +20,21 @@ export async function widgetsRendered() {
     while (!performance.getEntriesByName('tb-presets-table').length) await new Promise((resolve) => setTimeout(resolve, 5));
     firstScreen.push(performance.getEntriesByName('tb-presets-table')[0].startTime);
   }
-  const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+  // The first contentful paint, once there has been one (buffered: it may be long past); none in 2 s: null.
+  const fcp = await new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      const entry = list.getEntriesByName('first-contentful-paint')[0];
+      if (entry) {
+        observer.disconnect();
+        resolve(entry.startTime);
+      }
+    });
+    observer.observe({ type: 'paint', buffered: true });
+    setTimeout(() => {
+      observer.disconnect();
+      resolve(null);
+    }, 2000);
+  });
   return {
     rendered_ms: Math.max(...times),
     // A first screen of prose alone is complete when it is painted.

@@ -14,9 +14,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = `${ROOT}dist/`;
 const LESSON = `${DIST}transformer-block-lesson.html`;
 const BUNDLE = `${DIST}transformer-block.js`;
-// 300 KB until the lesson shipped a second trained model (the six-block TinyGPT the experiments run);
-// raised once, to 350 KB, as the issue allowed, with the measurement in BENCHMARKS.md. Not further.
-const BUDGET_GZIP = 350 * 1024;
+// Gzipped (level 6), KB = 1,024 bytes. 300 KB until the lesson shipped a second trained model;
+// raised to 350 KB for it (issue 9); brought back to 312 KB by building all but the kernels for size
+// and storing the weights in fewer levels (issue 10), and held there. The aim is 300 KB for the
+// lesson and 150 KB for the wasm: what stands in the way is in BENCHMARKS.md ("Shipped sizes").
+const BUDGET_GZIP = 312 * 1024;
+const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
+const WASM_BUDGET_GZIP = 255 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
@@ -415,12 +419,18 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
 });
 
 test.describe('size budget', () => {
-  for (const name of ['transformer-block.js', 'transformer-block-lesson.html']) {
-    test(`${name} is at most 350 KB gzipped`, () => {
-      const bytes = readFileSync(`${DIST}${name}`);
+  const budgets = [
+    [`${DIST}transformer-block.js`, BUDGET_GZIP],
+    [LESSON, BUDGET_GZIP],
+    [WASM, WASM_BUDGET_GZIP],
+  ];
+  for (const [file, budget] of budgets) {
+    const name = file.split('/').pop();
+    test(`${name} is at most ${budget / 1024} KB gzipped`, () => {
+      const bytes = readFileSync(file);
       const gzip = gzipSync(bytes).length;
       console.log(`${name}: ${(bytes.length / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`);
-      expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP);
+      expect(gzip).toBeLessThanOrEqual(budget);
     });
   }
 });

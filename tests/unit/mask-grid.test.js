@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { describeRows, maskGridLayout, positionList } from '../../www/src/charts/mask-grid.js';
+import { cellPaths, describeRows, maskGridLayout, positionList } from '../../www/src/charts/mask-grid.js';
 
 const encoder3 = [
   [true, true, true],
@@ -82,4 +82,17 @@ test('positionList counts from 1 and joins runs', () => {
 
 test('describeRows says which keys each query may use', () => {
   assert.deepEqual(describeRows(decoder3), ['query 1: key 1', 'query 2: keys 1, 2', 'query 3: keys 1–3']);
+});
+
+test('the cells become one path per kind, a closed rounded square per cell', () => {
+  const g = maskGridLayout(decoder3, { cell: 20, gap: 2, gutter: 20, changedKey: 2 });
+  const paths = cellPaths(g.cells);
+  assert.deepEqual(Object.keys(paths).sort(), ['allowed', 'allowed changed-key', 'blocked', 'blocked changed-key']);
+  const squares = (d) => (d.match(/z/g) ?? []).length;
+  // 3 x 3 decoder: 6 allowed pairs (one of them in the changed key's column, query 3), 3 blocked.
+  assert.equal(squares(paths.allowed) + squares(paths['allowed changed-key']), 6);
+  assert.equal(squares(paths['allowed changed-key']), 1);
+  assert.equal(squares(paths.blocked) + squares(paths['blocked changed-key']), 3);
+  const first = g.cells[0];
+  assert.ok(paths.allowed.startsWith(`M${first.x + 2} ${first.y}h${first.size - 4}`), paths.allowed.slice(0, 40));
 });

@@ -59,6 +59,23 @@ export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, chang
   return { n, width, height: gutter + n * cell, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
 }
 
+/**
+ * The cells as one SVG path per kind, so a grid of 16 x 16 is a few elements instead of 256 (the
+ * slider redraws it on every step): { "allowed": d, "blocked": d, "allowed changed-key": d, … }, each
+ * d a run of rounded squares (corner radius `r`). Kinds without cells are left out.
+ */
+export function cellPaths(cells, r = 2) {
+  const paths = {};
+  for (const c of cells) {
+    const kind = `${c.allowed ? 'allowed' : 'blocked'}${c.changedKey ? ' changed-key' : ''}`;
+    const side = c.size - 2 * r;
+    const arc = (dx, dy) => `a${r} ${r} 0 0 1 ${dx} ${dy}`;
+    const square = `M${c.x + r} ${c.y}h${side}${arc(r, r)}v${side}${arc(-r, r)}h${-side}${arc(-r, -r)}v${-side}${arc(r, -r)}z`;
+    paths[kind] = (paths[kind] ?? '') + square;
+  }
+  return paths;
+}
+
 /** Positions listed for a sentence: [0, 1, 2, 4] -> "1–3, 5" (counting from 1); [] -> "none". */
 export function positionList(indices) {
   if (indices.length === 0) return 'none';

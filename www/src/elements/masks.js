@@ -8,7 +8,7 @@
 import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
-import { describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
+import { cellPaths, describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
 
 const DEFAULT_TOKENS = 5;
@@ -122,16 +122,7 @@ function masksResult(r) {
       { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
       layout.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text)),
       layout.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text)),
-      layout.cells.map((c) =>
-        s('rect', {
-          class: `cell ${c.allowed ? 'allowed' : 'blocked'}${c.changedKey ? ' changed-key' : ''}`,
-          x: c.x,
-          y: c.y,
-          width: c.size,
-          height: c.size,
-          rx: 2,
-        }),
-      ),
+      Object.entries(cellPaths(layout.cells)).map(([kind, d]) => s('path', { class: `cell ${kind}`, d })),
       layout.markers.map((m) => s('circle', { class: `marker${m.changed ? ' changed' : ''}`, cx: m.cx, cy: m.cy, r: m.r })),
     );
     return h(
