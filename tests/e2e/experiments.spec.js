@@ -2,7 +2,7 @@
 // training first; the numbers are the library's (checked against it here), GPT-2 small's reported
 // figures beside them.
 import { test, expect } from '@playwright/test';
-import { openPage, pageOverflow } from './helpers.js';
+import { openPage, pageOverflow, waitForWidgets } from './helpers.js';
 
 /** The library's own results for the six-block model, from the page's wasm instance. */
 function library(page) {
@@ -87,6 +87,9 @@ test('depth and latency: four stacks of equal parameters timed in the browser, a
   test.setTimeout(60_000);
   const problems = await openPage(page, '/gallery/experiments.html');
   const widget = page.locator('tb-depth-latency');
+  // It times once it is in view: scroll to it when the widgets above it have their full height, so
+  // none of them, rendering after the scroll, pushes it back out of view.
+  await waitForWidgets(page);
   await widget.scrollIntoViewIfNeeded();
   await expect(widget.locator('.status')).toContainText('Timed just now in your browser', { timeout: 45_000 });
   await expect(widget.locator('.bars .bar')).toHaveCount(4);

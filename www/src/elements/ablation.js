@@ -8,7 +8,7 @@
 // Attributes: model (six-blocks, the default, or shipped: the 2-block model), mode (removed, the
 // default, or overwritten).
 
-import { TbElement, h, errorText } from './base.js';
+import { errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
@@ -95,8 +95,7 @@ export class TbAblation extends TbElement {
       reportedFigure(reported.source, reported.ablation),
     );
     this.#observer?.disconnect();
-    this.#observer = new ResizeObserver(() => this.#draw(false));
-    this.#observer.observe(chart);
+    this.#observer = watchWidth(chart, () => this.#draw(false));
     this.#measure(source);
   }
 
@@ -160,7 +159,8 @@ export class TbAblation extends TbElement {
     const { chart, blocks, details } = this.#parts ?? {};
     const r = this.#results;
     if (!chart || !chart.isConnected || !r) return;
-    const width = Math.round(chart.clientWidth || 560);
+    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
+    const width = Math.round(this.#observer.width || 560);
     if (!force && width === this.#drawnWidth) return;
     this.#drawnWidth = width;
     const mode = this.#mode();

@@ -207,6 +207,23 @@ export async function allRendered(root = document) {
   return Math.max(0, ...times);
 }
 
+/**
+ * A chart box's laid-out width, kept without ever forcing a layout (reading clientWidth while a page
+ * of widgets renders would lay the page out once per widget): a ResizeObserver reads it after each
+ * layout that changes it and calls `onWidth()`, the first time once the box is first laid out (before
+ * that frame is painted). `watch.width` is the last width read, `watch.measured` whether there is one.
+ */
+export function watchWidth(box, onWidth) {
+  const watch = { width: 0, measured: false, disconnect: () => observer.disconnect() };
+  const observer = new ResizeObserver(() => {
+    watch.width = box.clientWidth;
+    watch.measured = true;
+    onWidth();
+  });
+  observer.observe(box);
+  return watch;
+}
+
 export function errorText(err) {
   return err instanceof Error ? err.message : String(err);
 }

@@ -3,7 +3,7 @@
 // the crossover marked. A cursor follows the sequence-length control; dragging on the chart moves T.
 // The curves come from cost_curve(); the readout at T from count(model, T, 1).
 
-import { TbElement, h, errorText } from './base.js';
+import { errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
@@ -136,8 +136,7 @@ export class TbCostChart extends TbElement {
     this.#drawnWidth = 0;
     this.#draw();
     this.#observer?.disconnect();
-    this.#observer = new ResizeObserver(() => this.#draw());
-    this.#observer.observe(chartBox);
+    this.#observer = watchWidth(chartBox, () => this.#draw());
     this.#show(report);
   }
 
@@ -145,7 +144,8 @@ export class TbCostChart extends TbElement {
   #draw() {
     const box = this.#parts?.chartBox;
     if (!box || !box.isConnected) return;
-    const width = Math.round(box.clientWidth || 640);
+    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
+    const width = Math.round(this.#observer.width || 640);
     if (width === this.#drawnWidth) return;
     this.#drawnWidth = width;
     const layout = costChartLayout({ width, curve: this.#curve });

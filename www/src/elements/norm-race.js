@@ -6,7 +6,7 @@
 //
 // Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
 
-import { TbElement, h, errorText } from './base.js';
+import { errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
 import { renderLossChart } from '../charts/loss-chart-svg.js';
@@ -101,8 +101,7 @@ export class TbNormRace extends TbElement {
       reportedFigure(reported.source, reported.findings),
     );
     this.#observer?.disconnect();
-    this.#observer = new ResizeObserver(() => this.#draw());
-    this.#observer.observe(chart);
+    this.#observer = watchWidth(chart, () => this.#draw());
     this.#draw();
   }
 
@@ -222,7 +221,8 @@ export class TbNormRace extends TbElement {
   #draw() {
     const box = this.#parts?.chart;
     if (!box || !box.isConnected) return;
-    const width = Math.round(box.clientWidth || 640);
+    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
+    const width = Math.round(this.#observer.width || 640);
     const race = this.#race;
     // Before a race, the lines of the default text are already known.
     const r = race?.reference ?? this.#defaults;

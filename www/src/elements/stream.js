@@ -6,7 +6,7 @@
 //
 // Attribute: model (six-blocks, the default, or shipped: the 2-block model).
 
-import { TbElement, h, errorText } from './base.js';
+import { errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { linearScale } from '../charts/cost-layout.js';
@@ -78,8 +78,7 @@ export class TbStream extends TbElement {
       reportedFigure(reported.source, reported.stream),
     );
     this.#observer?.disconnect();
-    this.#observer = new ResizeObserver(() => this.#draw(false));
-    this.#observer.observe(chart);
+    this.#observer = watchWidth(chart, () => this.#draw(false));
     this.#measure(source);
   }
 
@@ -104,7 +103,8 @@ export class TbStream extends TbElement {
     const { chart, cards, note } = this.#parts ?? {};
     const st = this.#stats;
     if (!chart || !chart.isConnected || !st) return;
-    const width = Math.max(240, Math.round(chart.clientWidth || 560));
+    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
+    const width = Math.max(240, Math.round(this.#observer.width || 560));
     if (!force && width === this.#drawnWidth) return;
     this.#drawnWidth = width;
     chart.replaceChildren(addsChart(width, st));

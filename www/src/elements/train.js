@@ -8,7 +8,7 @@
 // Attributes (each the starting value of its control; the library checks the range): seed, steps,
 // learning-rate, warmup, layers, norm (pre or post).
 
-import { TbElement, h, errorText } from './base.js';
+import { errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
 import { renderLossChart } from '../charts/loss-chart-svg.js';
@@ -143,8 +143,7 @@ export class TbTrain extends TbElement {
     this.#drawnWidth = 0;
     this.#draw();
     this.#observer?.disconnect();
-    this.#observer = new ResizeObserver(() => this.#draw());
-    this.#observer.observe(chart);
+    this.#observer = watchWidth(chart, () => this.#draw());
   }
 
   /** The settings typed into the controls: { settings } or { error } (a field that is not a number). */
@@ -296,7 +295,8 @@ export class TbTrain extends TbElement {
   #draw() {
     const box = this.#parts?.chart;
     if (!box || !box.isConnected) return;
-    const width = Math.round(box.clientWidth || 640);
+    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
+    const width = Math.round(this.#observer.width || 640);
     if (width === this.#drawnWidth) return;
     this.#drawnWidth = width;
     const run = this.#run;
