@@ -6,7 +6,8 @@
 // bundle it into one classic script and start it from a blob: URL (scripts/build-dist.mjs). First
 // message in: { type: 'init', module }; first message out: { type: 'ready' } or { type: 'init-failed', message }.
 
-import init, * as lib from '../../pkg/transformer_block.js';
+// Only what the loop uses is imported, so a bundler leaves the rest of the glue out of the worker.
+import init, { TrainingRun } from '../../pkg/transformer_block.js';
 import { trainingLoop } from './loop.js';
 
 let handle = null;
@@ -17,7 +18,7 @@ self.onmessage = async (event) => {
   if (message?.type === 'init') {
     try {
       await init({ module_or_path: message.module });
-      handle = trainingLoop(lib, post);
+      handle = trainingLoop({ TrainingRun }, post);
       post({ type: 'ready' });
     } catch (err) {
       post({ type: 'init-failed', message: err instanceof Error ? err.message : String(err) });
