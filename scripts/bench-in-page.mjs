@@ -50,15 +50,24 @@ export async function widgetsRendered() {
  * `input` event each (what a drag sends). Per event, the main-thread time from setting the value to
  * the widget's redraw done and laid out: the event's handlers, the microtasks a widget renders in
  * (waited for by a chain of microtasks, so no other task's work is counted), then a forced style
- * and layout (not paint). Long tasks (over 50 ms) are counted while it runs: the page's own
- * background work shows there.
- * `filter`: a tag name to sweep only that widget's sliders (null: all).
+ * and layout (not paint). It starts once the page is idle. Long tasks (over 50 ms) are counted
+ * while it runs.
+ * `filter`: a tag name to sweep only that widget's sliders (null: all); `settle`: false to start at
+ * once (while a training run goes on, the page is never idle).
  */
-export async function sweepSliders({ perSlider, filter }) {
+export async function sweepSliders({ perSlider, filter, settle = true }) {
   const microtasks = async () => {
     for (let i = 0; i < 20; i++) await null;
   };
   const idle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  // Start once the page's own background work is done (the experiments measure their losses a task
+  // at a time after load), so each event's time is the slider's: up to 5 s for an idle period of
+  // nearly the browser's maximum (50 ms).
+  const settleUntil = performance.now() + (settle ? 5000 : 0);
+  while (performance.now() < settleUntil) {
+    const remaining = await new Promise((resolve) => requestIdleCallback((deadline) => resolve(deadline.timeRemaining()), { timeout: 1000 }));
+    if (remaining >= 45) break;
+  }
   const hosts = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && el.shadowRoot && (!filter || el.localName === filter));
   const longTasks = [];
   const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));

@@ -141,7 +141,7 @@ try {
   log('interaction: while a training run goes on');
   const train = page.locator('tb-train').first();
   await train.getByRole('button', { name: 'Train' }).click();
-  const busy = await page.evaluate(sweepSliders, { perSlider: PER_SLIDER, filter: 'tb-anatomy' });
+  const busy = await page.evaluate(sweepSliders, { perSlider: PER_SLIDER, filter: 'tb-anatomy', settle: false });
   const training = await train.locator('.status').textContent();
   await page.close();
   const summary = (label, sweep) => {
