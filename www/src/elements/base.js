@@ -238,7 +238,8 @@ export function errorText(err) {
  *   region.fail('Seed: type a whole number');                           // a problem found before
  *
  * show: runs compute(); on a throw, fail(its message); else hides the problem, shows the output
- * and fills it with render(result) (a node or an array of nodes). Returns true if it showed.
+ * and fills it with render(result) (a node or an array of nodes; when they are the nodes already
+ * there, updated in place, they stay). Returns true if it showed.
  * fail: shows `text` as the problem and hides the output, unless `keepLast` (then the last good
  * result stays in view). Returns false.
  * Options: outputClass (default "output"), keepLast (default false).
@@ -262,7 +263,10 @@ export function resultRegion({ outputClass = 'output', keepLast = false } = {}) 
     error.hidden = true;
     error.textContent = '';
     output.hidden = false;
-    output.replaceChildren(...[render(result)].flat());
+    const nodes = [render(result)].flat();
+    // A view that updates its own nodes in place returns the same ones: leave them where they are.
+    const kept = nodes.length === output.childNodes.length && nodes.every((node, i) => output.childNodes[i] === node);
+    if (!kept) output.replaceChildren(...nodes);
     return true;
   };
   return { error, output, show, fail };

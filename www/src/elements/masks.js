@@ -50,6 +50,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': 'Number of tokens (slider)' });
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion();
+  const showResult = masksResultView();
 
   function fillPositions() {
     if (pos >= tokens || pos < 0) pos = tokens - 1;
@@ -71,7 +72,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
           tokens = count;
           fillPositions();
         }
-        return masksResult(result);
+        return showResult(result);
       },
     );
   }
@@ -106,40 +107,76 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   );
 }
 
-/** The two panels and a sentence for one result of example_masks. */
-function masksResult(r) {
-  const changedKey = r.changed_position;
-  const side = (key, title, flag) => {
-    const data = r[key];
+/** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
+function keepCount(parent, n, make) {
+  while (parent.childElementCount > n) parent.lastElementChild.remove();
+  for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
+}
+
+/**
+ * One grid (encoder or decoder) whose elements outlive a result: a slider step changes the number
+ * of tokens by one, so updating adds or removes a label and a marker and rewrites four paths and a
+ * few texts, instead of drawing the whole figure again.
+ */
+function maskPanel(key, title, flag) {
+  const name = key === 'encoder' ? 'Encoder' : 'Decoder';
+  const cols = s('g', {});
+  const rows = s('g', {});
+  const cells = s('g', {});
+  const markers = s('g', {});
+  const svg = s('svg', { role: 'img' }, cols, rows, cells, markers);
+  const caption = h('p', { class: 'caption' });
+  const outputs = h('p', { class: 'outputs-changed' });
+  const same = h('p', { class: 'same muted' });
+  const figure = h(
+    'figure',
+    { class: 'panel', dataset: { side: key } },
+    h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
+    svg,
+    h('figcaption', {}, caption, outputs, same),
+  );
+  const update = (data, changedKey) => {
     const layout = maskGridLayout(data.allowed, { cell: 28, gap: 3, gutter: 22, changed: data.changed, changedKey });
-    const name = key === 'encoder' ? 'Encoder' : 'Decoder';
-    const caption = `${name}: ${formatInteger(data.pairs)} of ${formatInteger(layout.total)} pairs allowed`;
     const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
-    const same = data.changed.flatMap((c, i) => (c ? [] : [i]));
-    const label = `${caption}. ${describeRows(data.allowed).join('; ')}. Outputs changed: ${positionList(changed)}.`;
-    const svg = s(
-      'svg',
-      { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
-      layout.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text)),
-      layout.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text)),
-      Object.entries(cellPaths(layout.cells)).map(([kind, d]) => s('path', { class: `cell ${kind}`, d })),
-      layout.markers.map((m) => s('circle', { class: `marker${m.changed ? ' changed' : ''}`, cx: m.cx, cy: m.cy, r: m.r })),
-    );
-    return h(
-      'figure',
-      { class: 'panel', dataset: { side: key } },
-      h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
-      svg,
-      h('figcaption', {}, h('p', { class: 'caption' }, caption), h('p', { class: 'outputs-changed' }, `Outputs changed: ${positionList(changed)}`), same.length ? h('p', { class: 'same muted' }, `Unchanged: ${positionList(same)}`) : null),
-    );
+    const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
+    const captionText = `${name}: ${formatInteger(data.pairs)} of ${formatInteger(layout.total)} pairs allowed`;
+    svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
+    svg.setAttribute('width', layout.width);
+    svg.setAttribute('height', layout.height);
+    svg.setAttribute('aria-label', `${captionText}. ${describeRows(data.allowed).join('; ')}. Outputs changed: ${positionList(changed)}.`);
+    keepCount(cols, layout.n, (i) => {
+      const l = layout.colLabels[i];
+      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text);
+    });
+    keepCount(rows, layout.n, (i) => {
+      const l = layout.rowLabels[i];
+      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text);
+    });
+    cells.replaceChildren(...Object.entries(cellPaths(layout.cells)).map(([kind, d]) => s('path', { class: `cell ${kind}`, d })));
+    keepCount(markers, layout.markers.length, (i) => {
+      const m = layout.markers[i];
+      return s('circle', { class: 'marker', cx: m.cx, cy: m.cy, r: m.r });
+    });
+    layout.markers.forEach((m, i) => markers.children[i].setAttribute('class', `marker${m.changed ? ' changed' : ''}`));
+    caption.textContent = captionText;
+    outputs.textContent = `Outputs changed: ${positionList(changed)}`;
+    same.textContent = unchanged.length ? `Unchanged: ${positionList(unchanged)}` : '';
+    same.hidden = unchanged.length === 0;
   };
-  return [
-    h(
-      'p',
-      { class: 'result' },
-      `Token ${r.changed_position + 1} changes from id ${r.old_id} to id ${r.new_id}. Rows are queries, columns keys; the dot after each row shows whether that output moved.`,
-    ),
-    h('div', { class: 'panels' }, side('encoder', 'Encoder block', '(causal flag off)'), side('decoder', 'Decoder block', '(causal flag on)')),
+  return { figure, update };
+}
+
+/**
+ * The two panels and a sentence, made once; `update(r)` shows one result of example_masks in them
+ * and returns their nodes.
+ */
+function masksResultView() {
+  const sentence = h('p', { class: 'result' });
+  const encoder = maskPanel('encoder', 'Encoder block', '(causal flag off)');
+  const decoder = maskPanel('decoder', 'Decoder block', '(causal flag on)');
+  const nodes = [
+    sentence,
+    h('div', { class: 'panels' }, encoder.figure, decoder.figure),
     h(
       'p',
       { class: 'legend muted' },
@@ -149,6 +186,12 @@ function masksResult(r) {
       ' output that changed (and the changed token\u2019s column)',
     ),
   ];
+  return (r) => {
+    sentence.textContent = `Token ${r.changed_position + 1} changes from id ${r.old_id} to id ${r.new_id}. Rows are queries, columns keys; the dot after each row shows whether that output moved.`;
+    encoder.update(r.encoder, r.changed_position);
+    decoder.update(r.decoder, r.changed_position);
+    return nodes;
+  };
 }
 
 class TbMasks extends TbElement {
