@@ -154,6 +154,18 @@ pub fn c_train(n_params: f64, tokens: f64) -> f64 {
     6.0 * n_params * tokens
 }
 
+/// 6·N·D (or 2·N) when a double holds it; an error naming the limit when N and D are too large.
+pub fn finite_product(flops: f64) -> Result<f64> {
+    if flops.is_finite() {
+        Ok(flops)
+    } else {
+        Err(Error::field(
+            "6·N·D",
+            "N × D is too large to compute: the FLOPs would pass 1.8e308, the largest number a double holds; give a smaller N or D",
+        ))
+    }
+}
+
 /// A whole training run and how long it takes on hardware of a given peak.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrainingRun {
@@ -185,7 +197,7 @@ pub fn training_run(params: f64, tokens: f64, peak: f64, utilisation: f64) -> Re
     if !(utilisation.is_finite() && utilisation > 0.0 && utilisation <= 1.0) {
         return Err(Error::out_of_range("utilisation", utilisation, "it is a fraction of peak, above 0 and at most 1"));
     }
-    let flops = c_train(params, tokens);
+    let flops = finite_product(c_train(params, tokens))?;
     let seconds = flops / (peak * utilisation);
     Ok(TrainingRun {
         params,

@@ -26,8 +26,14 @@ impl Error {
         Error::InvalidField { field: field.into(), problem: problem.into() }
     }
 
+    /// `value` is echoed short: a number of more than 15 digits in scientific notation ("1e300"),
+    /// anything longer than 40 characters cut ([`clip`]), so a message never repeats a page of input.
     pub fn out_of_range(what: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
-        Error::OutOfRange { what: what.into(), value: value.to_string(), allowed: allowed.into() }
+        Error::OutOfRange {
+            what: what.into(),
+            value: clip(&crate::numbers::short_digits(&value.to_string())),
+            allowed: allowed.into(),
+        }
     }
 
     pub fn weights(tensor: impl Into<String>, problem: impl Into<String>) -> Self {
@@ -44,11 +50,17 @@ impl fmt::Display for Error {
         match self {
             Error::UnknownPreset { name, allowed } => write!(
                 f,
-                "unknown model \"{name}\": choose one of {}, or give a Hugging Face config.json",
+                "unknown model \"{}\": choose one of {}, or give a Hugging Face config.json",
+                clip(name),
                 allowed.join(", ")
             ),
             Error::UnsupportedFamily { model_type, allowed } => {
-                write!(f, "model_type \"{model_type}\" is not supported: supported families are {}", allowed.join(", "))
+                write!(
+                    f,
+                    "model_type \"{}\" is not supported: supported families are {}",
+                    clip(model_type),
+                    allowed.join(", ")
+                )
             }
             Error::InvalidField { field, problem } => write!(f, "{field}: {problem}"),
             Error::OutOfRange { what, value, allowed } => {

@@ -404,5 +404,10 @@ pub fn flops(params: f64, tokens: f64) -> Result<FlopsExample> {
             return Err(Error::out_of_range(what, v, "it must be a positive number"));
         }
     }
-    Ok(FlopsExample { params, tokens, c_infer: c_infer(params), c_train: c_train(params, tokens) })
+    Ok(FlopsExample {
+        params,
+        tokens,
+        c_infer: crate::cost::finite_product(c_infer(params))?,
+        c_train: crate::cost::finite_product(c_train(params, tokens))?,
+    })
 }

@@ -16,12 +16,33 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A number as text, short: a run of more than 15 digits (how `f64` and `u64` print a huge value,
+/// "1000…000" for 1e300) becomes scientific notation with three significant digits ("1e300",
+/// "1.23e19"); any other text is returned as it is. Works on the text, so the wasm carries no
+/// float parsing.
+pub fn short_digits(text: &str) -> String {
+    let (sign, digits) = text.strip_prefix('-').map_or(("", text), |d| ("-", d));
+    let whole = digits.split('.').next().unwrap_or("");
+    if whole.len() <= 15
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !digits[whole.len()..].bytes().all(|b| b == b'.' || b.is_ascii_digit())
+    {
+        return text.to_string();
+    }
+    let lead = &whole[..1];
+    let rest = whole[1..3].trim_end_matches('0');
+    let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+    format!("{sign}{lead}{point}e{}", whole.len() - 1)
+}
+
 /// A count typed into the page arrives as a JavaScript number: accept it only if it is a whole,
 /// non-negative number that a `u64` holds exactly.
 pub fn whole_number(what: &str, x: f64) -> Result<u64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0; // 2^53 - 1
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE {
         Ok(x as u64)
+    } else if x.is_finite() && x > MAX_SAFE {
+        Err(Error::out_of_range(what, x, "it is far too large: give a whole number up to 9,007,199,254,740,991"))
     } else {
         Err(Error::out_of_range(what, x, "it must be a whole number (0, 1, 2, ...)"))
     }
@@ -42,6 +63,23 @@ pub fn sort_small_by<T>(items: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_digit_runs_become_scientific_and_everything_else_stays() {
+        use super::short_digits;
+        assert_eq!(short_digits(&1e300f64.to_string()), "1e300");
+        assert_eq!(short_digits(&12345678901234567890u64.to_string()), "1.23e19");
+        assert_eq!(short_digits(&(-2.5e20f64).to_string()), "-2.5e20");
+        assert_eq!(short_digits("123456789012345"), "123456789012345");
+        assert_eq!(short_digits("1.5"), "1.5");
+        assert_eq!(short_digits("NaN"), "NaN");
+        assert_eq!(short_digits("abcdefghijklmnopqrstuvwxyz"), "abcdefghijklmnopqrstuvwxyz");
+        let err = super::whole_number("seq_len", 1e300).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "seq_len 1e300 is out of range: it is far too large: give a whole number up to 9,007,199,254,740,991"
+        );
+    }
+
     use super::{sort_small_by, thousands, whole_number};
 
     #[test]

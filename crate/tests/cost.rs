@@ -115,3 +115,21 @@ fn cost_curve_spans_the_context_on_a_log_scale() {
         "points 1 is out of range: choose 2 to 512"
     );
 }
+
+#[test]
+fn products_past_what_a_double_holds_are_refused_and_huge_inputs_are_echoed_short() {
+    use transformer_block::cost::training_run;
+    let err = training_run(1e300, 1e300, 312e12, 0.4).unwrap_err().to_string();
+    assert!(err.starts_with("6·N·D: N × D is too large to compute"), "{err}");
+    let err = transformer_block::examples::flops(1e300, 1e300).unwrap_err().to_string();
+    assert!(err.starts_with("6·N·D: N × D is too large to compute"), "{err}");
+    // Valid and enormous: computed (the page shows it in scientific notation).
+    assert!(training_run(1e200, 1e10, 312e12, 0.4).unwrap().hours.is_finite());
+    // A negative huge value is echoed as 1e300, not 301 digits.
+    let err = training_run(-1e300, 1e10, 312e12, 0.4).unwrap_err().to_string();
+    assert_eq!(err, "parameters -1e300 is out of range: it must be a positive number");
+    // A 10,000-character model name is cut to 40 characters in the message.
+    let name = "x".repeat(10_000);
+    let err = transformer_block::ModelConfig::preset(&name).unwrap_err().to_string();
+    assert!(err.len() < 400 && err.contains(&format!("\"{}…\"", "x".repeat(39))), "{}", &err[..80]);
+}

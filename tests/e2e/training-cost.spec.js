@@ -39,7 +39,7 @@ test('the result follows what the reader types', async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
-test('a bad number says what is wrong and keeps the last good result', async ({ page }) => {
+test('a bad number says what is wrong, and no result stands beside input it was not computed from', async ({ page }) => {
   const problems = await open(page);
   const widget = page.locator('#nanogpt');
   const utilisation = widget.getByLabel('Utilisation (fraction of peak)');
@@ -47,14 +47,26 @@ test('a bad number says what is wrong and keeps the last good result', async ({ 
   await expect(widget.getByRole('alert')).toHaveText(
     'utilisation 2 is out of range: it is a fraction of peak, above 0 and at most 1',
   );
-  await expect(widget.locator('.result .time')).toContainText('About 195 hours');
+  await expect(widget.locator('.result')).toBeHidden();
   await utilisation.fill('1');
+  await expect(widget.locator('.result .time')).toContainText('About 195 hours');
   await expect(widget.getByRole('alert')).toHaveCount(0);
   await widget.getByLabel('Iterations').fill('many');
   await expect(widget.getByRole('alert')).toHaveText(/^Iterations "many" is not a number/);
   await widget.getByLabel('N, parameters').fill('0');
   await widget.getByLabel('Iterations').fill('600000');
   await expect(widget.getByRole('alert')).toHaveText('parameters 0 is out of range: it must be a positive number');
+  await expect(widget.locator('.result')).toBeHidden();
+  // Valid but enormous: the numbers come in scientific notation; past what a double holds, a message.
+  const n = widget.getByLabel('N, parameters');
+  await n.fill('1e200');
+  await expect(widget.locator('.result .time')).toContainText(/About \d[\d.]* × 10\S+ hours \([\d.]+ × 10\S+ years\)/);
+  expect((await widget.locator('.result').textContent()).length).toBeLessThan(400);
+  await n.fill('1e300');
+  await expect(widget.getByRole('alert')).toHaveText(/^6·N·D: N × D is too large to compute/);
+  await expect(widget.locator('.result')).toBeHidden();
+  await n.fill('124,000,000');
+  await expect(widget.getByRole('alert')).toHaveCount(0);
   await expect(widget.locator('.result .flops')).toHaveText('6·N·D = 2.2 × 10²⁰ FLOPs');
   expect(problems).toEqual([]);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { parseNumberList, parseWhole } from '../../www/src/attributes.js';
+import { clipText, parseNumberList, parseWhole } from '../../www/src/attributes.js';
 
 test('parseWhole reads whole numbers and falls back for blank text', () => {
   assert.deepEqual(parseWhole('seq-len', '8', 1), { value: 8 });
@@ -14,7 +14,7 @@ test('parseWhole reads whole numbers and falls back for blank text', () => {
 });
 
 test('parseWhole refuses what is not a whole number, naming the attribute and the fallback', () => {
-  for (const bad of ['abc', '1.5', '-2', '1e3', '8 tokens', '0x10']) {
+  for (const bad of ['abc', '1.5', '-2', '1.5e0', '8 tokens', '0x10']) {
     const r = parseWhole('seq-len', bad, 8);
     assert.equal(r.value, 8, bad);
     assert.equal(r.error, `seq-len "${bad}" is not a whole number; using 8`);
@@ -37,4 +37,19 @@ test('parseNumberList names the first word that is not a number', () => {
   });
   assert.equal(parseNumberList('x', '1, Infinity', []).error, 'x: "Infinity" is not a number; write numbers separated by commas');
   assert.equal(parseNumberList('x', '1, NaN', []).error, 'x: "NaN" is not a number; write numbers separated by commas');
+});
+
+test('echoed values are clipped, a missing fallback is "the default", and whole numbers in exponent form pass on', () => {
+  const long = 'x'.repeat(10_000);
+  const { error } = parseWhole('seed', long, 7);
+  assert.ok(error.length < 100, error);
+  assert.match(error, /^seed "x{39}…" is not a whole number; using 7$/);
+  assert.equal(parseWhole('seq-len', 'abc', null).error, 'seq-len "abc" is not a whole number; using the default');
+  assert.deepEqual(parseWhole('seq-len', '1e3', 8), { value: 1000 });
+  assert.deepEqual(parseWhole('seq-len', '1e300', 8), { value: 1e300 });
+  assert.equal(parseWhole('seq-len', '1e400', 8).error, 'seq-len "1e400" is far too large; using 8');
+  assert.equal(parseWhole('seq-len', '2.5', 8).error, 'seq-len "2.5" is not a whole number; using 8');
+  assert.ok(parseNumberList('ids', `1, ${long}`, [1]).error.length < 100);
+  assert.equal(clipText('short'), 'short');
+  assert.equal([...clipText('é'.repeat(50))].length, 40);
 });

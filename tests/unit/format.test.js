@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { formatCompact, formatInteger } from '../../www/src/format.js';
+import { formatBytes, formatCompact, formatDecimal, formatInteger, formatSI } from '../../www/src/format.js';
+import { formatHours } from '../../www/src/format-cost.js';
 
 test('formatInteger puts thousands separators in exact counts', () => {
   assert.equal(formatInteger(0), '0');
@@ -24,10 +25,12 @@ test('formatCompact rounds to three significant digits with a suffix', () => {
 });
 
 test('formatters refuse what is not an exact integer', () => {
-  for (const bad of [1.5, NaN, Infinity, '12', null, undefined, 2 ** 53]) {
+  for (const bad of [1.5, NaN, Infinity, '12', null, undefined, 2 ** 40 + 0.5]) {
     assert.throws(() => formatInteger(bad), TypeError);
     assert.throws(() => formatCompact(bad), TypeError);
   }
+  // Past 1e15 a count is shown in scientific notation, where exactness no longer shows anyway.
+  assert.equal(formatInteger(2 ** 53), '9.01 × 10¹⁵');
 });
 
 test('percentages, SI prefixes, scientific notation, bytes, vectors', async () => {
@@ -45,4 +48,19 @@ test('percentages, SI prefixes, scientific notation, bytes, vectors', async () =
   assert.equal(f.formatVector([-1.3416, -0.0001]), '(-1.342, 0)');
   assert.equal(f.formatDecimal(0.7310586), '0.731');
   assert.throws(() => f.formatSI(NaN), TypeError);
+});
+
+test('past a quadrillion, every formatter switches to scientific notation instead of printing hundreds of digits', () => {
+  assert.equal(formatInteger(1e200), '1 × 10²⁰⁰');
+  assert.equal(formatInteger(123456789012345678), '1.23 × 10¹⁷');
+  assert.equal(formatInteger(999_999_999_999_999), '999,999,999,999,999');
+  assert.equal(formatCompact(2.5e20), '2.5 × 10²⁰');
+  assert.equal(formatSI(3e200), '3 × 10²⁰⁰');
+  assert.equal(formatSI(2.5e17), '250 P');
+  assert.equal(formatDecimal(1e30), '1 × 10³⁰');
+  assert.equal(formatHours(1e200), '1 × 10²⁰⁰ hours (1.14 × 10¹⁹⁶ years)');
+  assert.ok(formatBytes(1e200).length < 30, formatBytes(1e200));
+  for (const f of [formatInteger, formatCompact, formatSI, formatDecimal, formatHours, formatBytes]) {
+    assert.ok(String(f(1e300)).length < 40, `${f.name}(1e300) = ${f(1e300)}`);
+  }
 });

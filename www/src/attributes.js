@@ -8,10 +8,21 @@
 export function parseWhole(name, text, fallback) {
   if (text === null || text === undefined || String(text).trim() === '') return { value: fallback };
   const t = String(text).trim();
-  if (!/^[+]?\d+$/.test(t)) {
-    return { value: fallback, error: `${name} "${t}" is not a whole number; using ${fallback}` };
+  const using = fallback === null || fallback === undefined ? 'using the default' : `using ${fallback}`;
+  // Digits, or a whole number in exponent form ("1e3"). A huge one goes on: the library says how large it may be.
+  if (/^[+]?\d+$/.test(t)) return { value: Number(t) };
+  if (/^[+]?(\d+\.?\d*|\.\d+)e[+]?\d+$/i.test(t)) {
+    const value = Number(t);
+    if (value === Infinity) return { value: fallback, error: `${name} "${clipText(t)}" is far too large; ${using}` };
+    if (Number.isInteger(value)) return { value };
   }
-  return { value: Number(t) };
+  return { value: fallback, error: `${name} "${clipText(t)}" is not a whole number; ${using}` };
+}
+
+/** Text a reader or an author typed, short enough to echo in a message: 40 characters at most, "…" after a cut. */
+export function clipText(text, max = 40) {
+  const chars = [...String(text)];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /** A comma- or space-separated list of numbers: { value } or { error }. */
@@ -21,7 +32,7 @@ export function parseNumberList(name, text, fallback) {
   const values = parts.map(Number);
   const bad = parts.find((p, i) => !Number.isFinite(values[i]));
   if (bad !== undefined) {
-    return { value: fallback, error: `${name}: "${bad}" is not a number; write numbers separated by commas` };
+    return { value: fallback, error: `${name}: "${clipText(bad)}" is not a number; write numbers separated by commas` };
   }
   return { value: values };
 }

@@ -3,6 +3,7 @@
 // allowed is the library's call. Formatting converts units (hours to days); it computes no model
 // number.
 
+import { clipText } from './attributes.js';
 import { lazyFormat } from './format.js';
 
 /**
@@ -14,7 +15,7 @@ export function parseReaderNumber(name, text) {
   if (t === '') return { error: `${name} is empty: type a number` };
   const cleaned = t.replace(/[,_\s]/g, '');
   const value = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(cleaned) ? Number(cleaned) : NaN;
-  if (!Number.isFinite(value)) return { error: `${name} "${t}" is not a number: type digits, like 491,520 or 1.2e20` };
+  if (!Number.isFinite(value)) return { error: `${name} "${clipText(t)}" is not a number: type digits, like 491,520 or 1.2e20` };
   return { value };
 }
 

@@ -10,10 +10,22 @@ export function lazyFormat(options) {
   let made = null;
   return {
     format(x) {
+      if (isHuge(x)) return formatScientific(x, 3);
       made ??= new Intl.NumberFormat('en-US', options);
       return made.format(x);
     },
   };
+}
+
+/**
+ * From here up a number is shown in scientific notation, by every formatter of the page: a
+ * quadrillion written out is already hard to read, and a valid input of 1e200 parameters would
+ * otherwise print hundreds of digits.
+ */
+export const SCIENTIFIC_FROM = 1e15;
+
+function isHuge(x) {
+  return typeof x === 'number' && Number.isFinite(x) && Math.abs(x) >= SCIENTIFIC_FROM;
 }
 
 const integerFormat = lazyFormat({ maximumFractionDigits: 0 });
@@ -32,12 +44,14 @@ function checkInteger(n) {
 
 /** An exact count with thousands separators: 124439808 -> "124,439,808". */
 export function formatInteger(n) {
+  if (isHuge(n)) return formatScientific(n, 3);
   checkInteger(n);
   return integerFormat.format(n);
 }
 
 /** A count to three significant digits with a suffix: 124439808 -> "124M", 1557611200 -> "1.56B". */
 export function formatCompact(n) {
+  if (isHuge(n)) return formatScientific(n, 3);
   checkInteger(n);
   return compactFormat.format(n);
 }
@@ -68,6 +82,7 @@ const UNITS = [
  */
 export function formatSI(x, unit) {
   if (!Number.isFinite(x)) throw new TypeError(`expected a number, got ${String(x)}`);
+  if (!unit && Math.abs(x) >= 1e18) return formatScientific(x, 3); // past the largest prefix's thousands
   const pick = unit ? UNITS.find(([, u]) => u === unit) : UNITS.find(([v]) => Math.abs(x) >= v);
   if (!pick) return sig3.format(x);
   return `${sig3.format(x / pick[0])} ${pick[1]}`;

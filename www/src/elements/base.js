@@ -234,36 +234,36 @@ export function errorText(err) {
  * rebuilds (so the field being typed in keeps its focus). The caller places `error` and `output`.
  *
  *   const region = resultRegion();
- *   region.show(() => lib.example_x(values), (result) => [nodes...]);   // compute may throw
+ *   region.show(() => lib.example_x(values), (result) => [nodes...]);   // either may throw
  *   region.fail('Seed: type a whole number');                           // a problem found before
  *
- * show: runs compute(); on a throw, fail(its message); else hides the problem, shows the output
- * and fills it with render(result) (a node or an array of nodes; when they are the nodes already
- * there, updated in place, they stay). Returns true if it showed.
- * fail: shows `text` as the problem and hides the output, unless `keepLast` (then the last good
- * result stays in view). Returns false.
- * Options: outputClass (default "output"), keepLast (default false).
+ * show: runs compute(), then render(result) (a node or an array of nodes; when they are the nodes
+ * already there, updated in place, they stay); if either throws (the library refusing the input,
+ * or a number a formatter cannot show), fail(its message). Else hides the problem and shows the
+ * output. Returns true if it showed.
+ * fail: shows `text` as the problem and hides the output: a result never stands beside input it
+ * was not computed from. Returns false.
+ * Options: outputClass (default "output").
  */
-export function resultRegion({ outputClass = 'output', keepLast = false } = {}) {
+export function resultRegion({ outputClass = 'output' } = {}) {
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const output = h('div', { class: outputClass, 'aria-live': 'polite' });
   const fail = (text) => {
     error.textContent = text;
     error.hidden = false;
-    if (!keepLast) output.hidden = true;
+    output.hidden = true;
     return false;
   };
   const show = (compute, render) => {
-    let result;
+    let nodes;
     try {
-      result = compute();
+      nodes = [render(compute())].flat();
     } catch (err) {
       return fail(errorText(err));
     }
     error.hidden = true;
     error.textContent = '';
     output.hidden = false;
-    const nodes = [render(result)].flat();
     // A view that updates its own nodes in place returns the same ones: leave them where they are.
     const kept = nodes.length === output.childNodes.length && nodes.every((node, i) => output.childNodes[i] === node);
     if (!kept) output.replaceChildren(...nodes);

@@ -75,8 +75,8 @@ export class TbMemory extends TbElement {
       this.#recompute();
     });
 
-    // A problem with what the reader typed keeps the last good table in view.
-    const region = resultRegion({ keepLast: true });
+    // A problem with what the reader typed hides the table until the input is good again.
+    const region = resultRegion();
     this.#parts = { batchField, seqField, region, captionId, config: c };
 
     this.shadowRoot.replaceChildren(
@@ -105,7 +105,7 @@ export class TbMemory extends TbElement {
     region.output.replaceChildren(this.#table(report));
   }
 
-  /** The reader changed B or T: recompute, or say what is allowed and keep the last good table. */
+  /** The reader changed B or T: recompute, or say what is allowed (the table hides meanwhile). */
   #recompute() {
     const { batchField, seqField, region } = this.#parts;
     for (const [field, name] of [[batchField, 'batch'], [seqField, 'T']]) {

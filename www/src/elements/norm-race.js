@@ -7,6 +7,7 @@
 // Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
 
 import { errorText, h, TbElement, watchWidth } from './base.js';
+import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
 import { renderLossChart } from '../charts/loss-chart-svg.js';
@@ -65,7 +66,7 @@ export class TbNormRace extends TbElement {
       const id = `${this.uid}-${f.key}`;
       let value = this.attr(f.key, String(f.fallback));
       if (!Number.isFinite(Number(value))) {
-        this.warn(`${f.key} "${value.slice(0, 24)}" is not a number; using ${f.fallback}`);
+        this.warn(`${f.key} "${clipText(value)}" is not a number; using ${f.fallback}`);
         value = String(f.fallback);
       }
       inputs[f.key] = h('input', { id, type: 'number', step: 1, min: 0, value, inputMode: 'numeric' });

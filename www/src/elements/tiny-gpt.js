@@ -17,7 +17,7 @@ import { heatmapLayout, paletteCss, rowLabelPosition, LEVELS, levelClass } from 
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { latestTrained, onTrained } from '../train/trained.js';
 import { makeModel } from '../train/models.js';
-import { parseWhole } from '../attributes.js';
+import { clipText, parseWhole } from '../attributes.js';
 
 export const HEATMAP_CSS = `
 :host, .heatmap-scope {
@@ -125,7 +125,7 @@ class TbTinyGpt extends TbElement {
     let seed = null;
     if (seedText !== null) {
       const parsed = parseWhole('seed', seedText, 0);
-      if (parsed.error) this.warn(`seed "${seedText.slice(0, 24)}" is not a whole number; showing the trained model`);
+      if (parsed.error) this.warn(`seed "${clipText(seedText)}" is not a whole number; showing the trained model`);
       else if (this.attempt(() => lib.CharModel.untrained(parsed.value).free(), () => null) !== null) seed = parsed.value;
     }
     const text = this.attr('text', DEFAULT_TEXT);

@@ -9,6 +9,7 @@
 // learning-rate, warmup, layers, norm (pre or post).
 
 import { errorText, h, TbElement, watchWidth } from './base.js';
+import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
 import { renderLossChart } from '../charts/loss-chart-svg.js';
@@ -81,7 +82,7 @@ export class TbTrain extends TbElement {
       const id = `${this.uid}-${f.key}`;
       let value = this.attr(f.attr, String(start[f.key]));
       if (!Number.isFinite(Number(value))) {
-        this.warn(`${f.attr} "${value.slice(0, 24)}" is not a number; using ${start[f.key]}`);
+        this.warn(`${f.attr} "${clipText(value)}" is not a number; using ${start[f.key]}`);
         value = String(start[f.key]);
       }
       const input =
@@ -154,7 +155,7 @@ export class TbTrain extends TbElement {
       const text = input.value.trim();
       if (text === '' || (input.validity && input.validity.badInput)) return { error: `${f.label}: type a number` };
       const value = Number(text);
-      if (Number.isNaN(value)) return { error: `${f.label}: "${text.slice(0, 24)}" is not a number` };
+      if (Number.isNaN(value)) return { error: `${f.label}: "${clipText(text)}" is not a number` };
       settings[f.key] = value;
     }
     settings.norm = this.#parts.inputs.norm.value;

@@ -90,8 +90,8 @@ export class TbTrainingCost extends TbElement {
       return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), input, h('span', { class: 'hint', id: hintId }, f.hint));
     });
 
-    // A problem with what the reader typed keeps the last good result in view.
-    const region = resultRegion({ outputClass: 'result', keepLast: true });
+    // A problem with what the reader typed hides the result until the input is good again.
+    const region = resultRegion({ outputClass: 'result' });
     this.#parts = { inputs, region };
 
     this.shadowRoot.replaceChildren(
@@ -128,7 +128,7 @@ export class TbTrainingCost extends TbElement {
     return { values };
   }
 
-  /** Recompute from the fields; on a problem, say it and keep the last good result. True if shown. */
+  /** Recompute from the fields; on a problem, say it and hide the result. True if shown. */
   #recompute() {
     const { region } = this.#parts;
     const read = this.#read();
