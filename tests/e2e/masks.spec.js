@@ -70,6 +70,13 @@ test('a count out of range shows the library\u2019s message and the widget keeps
   await bad.evaluate((el) => el.setAttribute('tokens', '2'));
   await expect(bad.getByRole('alert')).toHaveCount(0);
   await expect(bad.locator('.caption')).toHaveText(['Encoder: 4 of 4 pairs allowed', 'Decoder: 3 of 4 pairs allowed']);
+
+  // A seed past what a double holds exactly: named once, with what is allowed; the grids stay.
+  await bad.evaluate((el) => el.setAttribute('seed', '99999999999999999999'));
+  await expect(bad.getByRole('alert')).toHaveText([
+    'seed 1e20 is out of range: it is far too large: give a whole number up to 9,007,199,254,740,991',
+  ]);
+  await expect(bad.locator('.caption')).toHaveText(['Encoder: 4 of 4 pairs allowed', 'Decoder: 3 of 4 pairs allowed']);
   expect(problems).toEqual([]);
 });
 

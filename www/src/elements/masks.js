@@ -200,7 +200,10 @@ class TbMasks extends TbElement {
 
   render(lib) {
     const defaults = lib.example_defaults();
-    const seed = this.wholeAttr('seed', defaults.seed);
+    // Each attribute is checked on its own, so a bad one is named once and only it falls back.
+    let seed = this.wholeAttr('seed', defaults.seed);
+    const seedOk = this.attempt(() => (lib.example_masks(1, 0, seed), true), () => false);
+    if (!seedOk) seed = defaults.seed;
     let n = this.wholeAttr('tokens', DEFAULT_TOKENS);
     const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
     if (!ok) n = DEFAULT_TOKENS;
