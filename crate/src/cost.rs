@@ -199,6 +199,12 @@ pub fn training_run(params: f64, tokens: f64, peak: f64, utilisation: f64) -> Re
     }
     let flops = finite_product(c_train(params, tokens))?;
     let seconds = flops / (peak * utilisation);
+    if !seconds.is_finite() {
+        return Err(Error::field(
+            "time",
+            "the run would take longer than a double can count (1.8e308 seconds): give a larger peak or utilisation",
+        ));
+    }
     Ok(TrainingRun {
         params,
         tokens,
