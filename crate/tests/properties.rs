@@ -2,7 +2,9 @@
 //! in src/web.rs only converts JavaScript values to these types, numbers through
 //! `numbers::whole_number`), and for any input the answer is a result or an error whose message
 //! says what is allowed, short enough to show; never a panic (which in the page would poison the
-//! wasm instance for every widget).
+//! wasm instance for every widget). Native only: `wasm-pack test` builds every test for wasm32,
+//! where proptest is not a dependency.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use transformer_block::config::ModelConfig;

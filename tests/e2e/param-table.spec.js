@@ -102,7 +102,7 @@ test('at 360px the page does not scroll sideways; the table scrolls in its box',
   await expect(page.locator('#llama').getByRole('table').first()).toBeVisible();
   const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
-  const region = page.locator('#gpt2').getByRole('region', { name: /Parameters of GPT-2 small/ });
+  const region = page.locator('#gpt2').getByRole('group', { name: /Parameters of GPT-2 small/ });
   const scrolls = await region.evaluate((el) => el.scrollWidth > el.clientWidth);
   expect(scrolls).toBe(true);
   expect(problems).toEqual([]);

@@ -215,8 +215,8 @@ class TbAnatomy extends TbElement {
 
     const message = h('p', { class: 'error', role: 'alert', hidden: true });
     const diagram = h('div', { class: 'diagram' });
-    const details = h('section', { class: 'details', 'aria-live': 'polite', 'aria-label': 'Selected part' });
-    const breakdown = h('section', { class: 'breakdown', 'aria-labelledby': `${this.uid}-breakdown-title` });
+    const details = h('div', { class: 'details', role: 'group', 'aria-live': 'polite', 'aria-label': 'Selected part' });
+    const breakdown = h('div', { class: 'breakdown', role: 'group', 'aria-labelledby': `${this.uid}-breakdown-title` });
     this.#parts = { select, seqControl, message, diagram, details, breakdown };
 
     this.shadowRoot.replaceChildren(
@@ -287,7 +287,10 @@ class TbAnatomy extends TbElement {
     // The logits note is drawn only when it fits its box; if that changes, redraw.
     const fits = logits && this.#fits(logits, texts.logits);
     if (Boolean(fits) !== marked.some((el) => el.dataset.shape === 'logits')) return false;
-    for (const el of marked) el.textContent = texts[el.dataset.shape];
+    for (const el of marked) {
+      el.textContent = texts[el.dataset.shape];
+      nameFromTexts(el.closest('[role="option"]'));
+    }
     this.#renderDetails();
     const flops = this.#parts.breakdown.querySelector('[data-figure="flops"]');
     if (!flops) return false;
@@ -397,7 +400,14 @@ class TbAnatomy extends TbElement {
     return [summary, svg];
   }
 
+  /** One part of the diagram, named by every text it shows, in order (what a reader sees is what a screen reader says). */
   #option(item, layout) {
+    const g = this.#optionDrawing(item, layout);
+    nameFromTexts(g);
+    return g;
+  }
+
+  #optionDrawing(item, layout) {
     const report = this.#report;
     const selected = item.key === this.#selected;
     const free = !item.part;
@@ -405,6 +415,7 @@ class TbAnatomy extends TbElement {
       class: `part ${free ? 'free' : groupClass(item.group)}`,
       role: 'option',
       'aria-label': item.label,
+      'data-label': item.label,
       'aria-selected': String(selected),
       tabindex: item.key === this.#focused ? 0 : -1,
       'data-key': item.key,
@@ -581,6 +592,21 @@ class TbAnatomy extends TbElement {
       headline,
     );
   }
+}
+
+/**
+ * Names a diagram part by its label and every text it draws ("Attention 2.36M per block WQ WK …";
+ * "SwiGLU activation: SwiGLU no parameters"), so what a reader sees is what a screen reader says.
+ */
+function nameFromTexts(g) {
+  if (!g) return;
+  const texts = [...g.querySelectorAll('text')];
+  // A space after each text (SVG draws none), so the texts read as separate words, as in the name.
+  for (const t of texts) if (t.nextSibling?.nodeType !== Node.TEXT_NODE) t.after(' ');
+  const shown = texts.map((t) => t.textContent.trim()).filter(Boolean).join(' ');
+  if (!shown) return;
+  const label = g.dataset.label;
+  g.setAttribute('aria-label', shown.startsWith(label) ? shown : `${label}: ${shown}`);
 }
 
 /** Words in <tspan> lines no wider than `width` (rough), for a note in a box. */

@@ -77,8 +77,8 @@ class TbExample extends TbElement {
     const headingId = `${this.uid}-title`;
     this.shadowRoot.replaceChildren(
       h(
-        'section',
-        { 'aria-labelledby': headingId, dataset: { example: name } },
+        'div',
+        { role: 'group', 'aria-labelledby': headingId, dataset: { example: name } },
         h('h3', { id: headingId }, example.title),
         h('p', { class: 'intro' }, example.intro),
         example.render({ lib, defaults, uid: this.uid }),

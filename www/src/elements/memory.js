@@ -138,7 +138,7 @@ export class TbMemory extends TbElement {
       );
     return h(
       'div',
-      { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': captionId },
+      { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': captionId },
       h(
         'table',
         { 'aria-labelledby': captionId },

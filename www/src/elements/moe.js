@@ -17,7 +17,7 @@ const CSS = `
 .sliders { display: grid; grid-template-columns: minmax(6.5rem, auto) minmax(0, 1fr) 3rem; gap: 0.25rem 0.6rem; align-items: center; margin: 0.5rem 0; }
 .sliders input[type="range"] { min-width: 0; width: 100%; }
 .sliders output { font-variant-numeric: tabular-nums; text-align: right; }
-.routing td.kept { font-weight: 600; color: var(--_router); }
+.routing td.kept { font-weight: 600; color: color-mix(in srgb, var(--_router) 75%, var(--_fg)); }
 .routing td.skipped { color: var(--_muted); }
 .bars svg { width: 100%; max-width: 30rem; }
 .bars .bar { fill: var(--_router); }
@@ -117,8 +117,8 @@ class TbMoe extends TbElement {
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'Mixture of experts: routing'),
       h(
-        'section',
-        { 'aria-labelledby': `${uid}-one` },
+        'div',
+        { role: 'group', 'aria-labelledby': `${uid}-one` },
         h('h4', { id: `${uid}-one` }, 'One token'),
         h('p', { class: 'muted' }, 'Drag a score (or use the arrow keys) to change how strongly the router prefers each expert.'),
         h('div', { class: 'sliders' }, sliders.flatMap((sl) => sl.row)),
@@ -127,8 +127,8 @@ class TbMoe extends TbElement {
         route.output,
       ),
       h(
-        'section',
-        { 'aria-labelledby': `${uid}-batch` },
+        'div',
+        { role: 'group', 'aria-labelledby': `${uid}-batch` },
         h('h4', { id: `${uid}-batch` }, `A batch of ${formatInteger(nTokens)} tokens through a layer of ${formatInteger(nLayer)} experts (d = ${moe.d})`),
         h('div', { class: 'controls' }, h('label', { htmlFor: seedField.id }, 'Seed'), seedField, h('span', { class: 'muted' }, 'change it to draw other weights and tokens')),
         batch.error,

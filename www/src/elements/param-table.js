@@ -103,7 +103,7 @@ export class TbParamTable extends TbElement {
       `12·L·d² + V·d leaves out ${formatPercent(k.left_out_of_total)} of the total.`;
 
     this.shadowRoot.replaceChildren(
-      h('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': captionId }, table),
+      h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': captionId }, table),
       h(
         'p',
         { class: 'kaplan-summary note' },
@@ -116,7 +116,7 @@ export class TbParamTable extends TbElement {
         'details',
         {},
         h('summary', {}, `Every tensor of ${c.label}`),
-        h('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-labelledby': tensorsId }, tensorTable(report, tensorsId)),
+        h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': tensorsId }, tensorTable(report, tensorsId)),
       ),
     );
   }
