@@ -16,9 +16,11 @@ const LESSON = `${DIST}transformer-block-lesson.html`;
 const BUNDLE = `${DIST}transformer-block.js`;
 // Gzipped (level 6), KB = 1,024 bytes. 300 KB until the lesson shipped a second trained model;
 // raised to 350 KB for it (issue 9); brought back to 312 KB by building all but the kernels for size
-// and storing the weights in fewer levels (issue 10), and held there. The aim is 300 KB for the
-// lesson and 150 KB for the wasm: what stands in the way is in BENCHMARKS.md ("Shipped sizes").
-const BUDGET_GZIP = 312 * 1024;
+// and storing the weights in fewer levels (issue 10); 314 KB with the first hardening slice (issue 11:
+// short messages, scientific notation, names that carry the figures, tables as cards on phones).
+// The aim is 300 KB for the lesson and 150 KB for the wasm: what stands in the way is in
+// BENCHMARKS.md ("What is in the wasm").
+const BUDGET_GZIP = 314 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
 const WASM_BUDGET_GZIP = 255 * 1024;
 

@@ -92,11 +92,19 @@ test('bad attributes name what is allowed and fall back to the defaults', async 
   expect(problems).toEqual([]);
 });
 
-test('at 360px the page does not scroll sideways', async ({ page }) => {
+test('at 360px the page does not scroll sideways and every figure is in view, one card per format', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await open(page);
-  await expect(page.locator('#llama').getByRole('table')).toBeVisible();
+  const table = page.locator('#llama').getByRole('table');
+  await expect(table).toBeVisible();
   const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
+  expect(await table.evaluate((el) => el.parentElement.scrollWidth - el.parentElement.clientWidth)).toBeLessThanOrEqual(0);
+  const cells = table.locator('td');
+  expect(await cells.count()).toBeGreaterThan(8);
+  for (const box of await cells.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()))) {
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(360);
+  }
   expect(problems).toEqual([]);
 });

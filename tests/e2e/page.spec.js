@@ -201,3 +201,19 @@ test('the gallery lists every widget page, and each one loads', async ({ page, b
   }
   expect(problems).toEqual([]);
 });
+
+test('at 360px the presets table is a card per model, every count in view', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const problems = await openPage(page);
+  const table = page.locator('#models');
+  await expect(table).toBeVisible();
+  expect(await table.evaluate((el) => el.parentElement.scrollWidth - el.parentElement.clientWidth)).toBeLessThanOrEqual(0);
+  const params = table.locator('tr[data-model="llama3-70b"] td').last();
+  await expect(params).toHaveAttribute('data-label', 'Parameters');
+  await expect(params).toContainText('70,553,706,496');
+  for (const box of await table.locator('td').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()))) {
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(360);
+  }
+  expect(problems).toEqual([]);
+});

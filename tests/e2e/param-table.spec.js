@@ -96,14 +96,22 @@ test('a bad model says what is allowed, shows GPT-2 small, and recovers when the
   expect(problems).toEqual([]);
 });
 
-test('at 360px the page does not scroll sideways; the table scrolls in its box', async ({ page }) => {
+test('at 360px every count is in view: each row a card, nothing scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await open(page);
   await expect(page.locator('#llama').getByRole('table').first()).toBeVisible();
   const overflow = await pageOverflow(page);
   expect(overflow).toBeLessThanOrEqual(0);
   const region = page.locator('#gpt2').getByRole('group', { name: /Parameters of GPT-2 small/ });
-  const scrolls = await region.evaluate((el) => el.scrollWidth > el.clientWidth);
-  expect(scrolls).toBe(true);
+  expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  // The total and the attention row's counts, each labelled by its column, inside the screen.
+  const total = region.locator('tr.total td.in-model');
+  await expect(total).toHaveText('124,439,808');
+  await expect(total).toHaveAttribute('data-label', 'In the model');
+  for (const cell of [total, region.locator('tr[data-part="attention"] td.per-block')]) {
+    const box = await cell.boundingBox();
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+  }
   expect(problems).toEqual([]);
 });

@@ -5,6 +5,7 @@
 import './elements/index.js';
 import { wasm } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
+import { labelCells } from './elements/table-cards.js';
 
 // Parameters at a short sequence: the count does not depend on it, but the facade asks for one.
 const SEQ_LEN = 8;
@@ -52,6 +53,7 @@ function render(lib) {
     return tr;
   });
   tbody.replaceChildren(...rows);
+  labelCells(table); // for the card layout on narrow screens (styles.css)
   table.hidden = false;
   status.textContent = `${rows.length} models, counted by the WebAssembly library.`;
   status.classList.add('done');

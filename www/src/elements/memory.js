@@ -4,6 +4,7 @@
 
 import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
+import { labelCells, tableCardsSheet } from './table-cards.js';
 import { parseWhole } from '../attributes.js';
 import { formatBytes, formatInteger } from '../format.js';
 
@@ -23,7 +24,7 @@ td.num, tbody th { white-space: nowrap; }
 
 export class TbMemory extends TbElement {
   static observedAttributes = ['model', 'batch', 'seq-len'];
-  static styles = [sheet(CSS)];
+  static styles = [sheet(CSS), tableCardsSheet];
 
   #lib;
   #model = DEFAULT_MODEL;
@@ -136,9 +137,9 @@ export class TbMemory extends TbElement {
         formatBytes(entry.bytes),
         h('span', { class: 'exact' }, `${formatInteger(entry.bytes)} bytes`),
       );
-    return h(
+    const wrap = h(
       'div',
-      { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': captionId },
+      { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': captionId },
       h(
         'table',
         { 'aria-labelledby': captionId },
@@ -175,6 +176,8 @@ export class TbMemory extends TbElement {
         ),
       ),
     );
+    labelCells(wrap.querySelector('table'));
+    return wrap;
   }
 }
 

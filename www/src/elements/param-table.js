@@ -4,6 +4,7 @@
 
 import { TbElement, h } from './base.js';
 import { sheet } from './theme.js';
+import { labelCells, tableCardsSheet } from './table-cards.js';
 import { formatInteger, formatPercent } from '../format.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
@@ -41,7 +42,7 @@ summary { cursor: pointer; }
 
 export class TbParamTable extends TbElement {
   static observedAttributes = ['model'];
-  static styles = [sheet(CSS)];
+  static styles = [sheet(CSS), tableCardsSheet];
 
   render(lib) {
     const requested = this.attr('model', DEFAULT_MODEL);
@@ -103,7 +104,7 @@ export class TbParamTable extends TbElement {
       `12·L·d² + V·d leaves out ${formatPercent(k.left_out_of_total)} of the total.`;
 
     this.shadowRoot.replaceChildren(
-      h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': captionId }, table),
+      h('div', { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': captionId }, labelCells(table)),
       h(
         'p',
         { class: 'kaplan-summary note' },
@@ -116,7 +117,7 @@ export class TbParamTable extends TbElement {
         'details',
         {},
         h('summary', {}, `Every tensor of ${c.label}`),
-        h('div', { class: 'scroll', tabindex: '0', role: 'group', 'aria-labelledby': tensorsId }, tensorTable(report, tensorsId)),
+        h('div', { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': tensorsId }, labelCells(tensorTable(report, tensorsId))),
       ),
     );
   }
