@@ -5,7 +5,7 @@
 import './elements/index.js';
 import { wasm } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
-import { labelCells } from './elements/table-cards.js';
+import { labelCells, tableCardsSheet } from './elements/table-cards.js';
 
 // Parameters at a short sequence: the count does not depend on it, but the facade asks for one.
 const SEQ_LEN = 8;
@@ -53,7 +53,8 @@ function render(lib) {
     return tr;
   });
   tbody.replaceChildren(...rows);
-  labelCells(table); // for the card layout on narrow screens (styles.css)
+  labelCells(table); // for the card layout on narrow screens
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, tableCardsSheet];
   table.hidden = false;
   status.textContent = `${rows.length} models, counted by the WebAssembly library.`;
   status.classList.add('done');

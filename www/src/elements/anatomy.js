@@ -298,9 +298,10 @@ class TbAnatomy extends TbElement {
     return true;
   }
 
+  /** Whether a box has room for its note at the right of its label (else the note is not drawn). */
   #fits(item, note) {
-    const b = layoutAnatomy(this.#items).boxes[item.key];
-    return b && textWidth(item.label) + textWidth(note, 11) + 28 <= b.w;
+    const b = this.#layout?.boxes[item.key];
+    return Boolean(b) && textWidth(item.label) + textWidth(note, 11) + 28 <= b.w;
   }
 
   #flopsFigure() {
@@ -331,6 +332,7 @@ class TbAnatomy extends TbElement {
   }
 
   #items = [];
+  #layout = null; // the diagram's layout as last drawn (layoutAnatomy of #items)
 
   // ---- the diagram ----
 
@@ -338,6 +340,7 @@ class TbAnatomy extends TbElement {
     const report = this.#report;
     const { config } = report;
     const layout = layoutAnatomy(items);
+    this.#layout = layout;
     const descId = `${this.uid}-diagram-desc`;
     const more = items.find((it) => it.key === 'more_blocks');
     const summary = h(
@@ -470,7 +473,7 @@ class TbAnatomy extends TbElement {
 
     g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
     const right = this.#boxNote(item);
-    if (right && textWidth(item.label) + textWidth(right, 11) + 28 <= b.w) {
+    if (right && this.#fits(item, right)) {
       const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
       g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
     }

@@ -208,6 +208,18 @@ export async function allRendered(root = document) {
 }
 
 /**
+ * A chart's legend: `[[swatchClass, text], …]`, one item each (a swatch of that class, then the
+ * text); a null class gives a line of text alone.
+ */
+export function chartLegend(entries) {
+  return h(
+    'ul',
+    { class: 'legend', 'aria-label': 'Legend' },
+    entries.map(([swatch, text]) => h('li', {}, swatch ? h('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }) : null, text)),
+  );
+}
+
+/**
  * A chart box's laid-out width, kept without ever forcing a layout (reading clientWidth while a page
  * of widgets renders would lay the page out once per widget): a ResizeObserver reads it after each
  * layout that changes it and calls `onWidth()`, the first time once the box is first laid out (before

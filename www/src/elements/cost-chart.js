@@ -3,7 +3,7 @@
 // the crossover marked. A cursor follows the sequence-length control; dragging on the chart moves T.
 // The curves come from cost_curve(); the readout at T from count(model, T, 1).
 
-import { errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
@@ -121,13 +121,11 @@ export class TbCostChart extends TbElement {
       h('h3', {}, `What a token costs in ${label}`),
       control,
       inputError,
-      h(
-        'ul',
-        { class: 'legend', 'aria-label': 'Legend' },
-        h('li', {}, h('span', { class: 'swatch total', 'aria-hidden': 'true' }), 'total'),
-        h('li', {}, h('span', { class: 'swatch parameter', 'aria-hidden': 'true' }), 'parameter term 2N (flat)'),
-        h('li', {}, h('span', { class: 'swatch attention', 'aria-hidden': 'true' }), 'attention term 4·L·T·d'),
-      ),
+      chartLegend([
+        ['total', 'total'],
+        ['parameter', 'parameter term 2N (flat)'],
+        ['attention', 'attention term 4·L·T·d'],
+      ]),
       chartBox,
       readout,
       h('p', { class: 'crossover-note' }, note),

@@ -6,7 +6,7 @@
 //
 // Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
 
-import { errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -89,13 +89,11 @@ export class TbNormRace extends TbElement {
       h('div', { class: 'buttons' }, raceButton, stopButton),
       error,
       status,
-      h(
-        'ul',
-        { class: 'legend', 'aria-label': 'Legend' },
-        h('li', {}, h('span', { class: 'swatch pre', 'aria-hidden': 'true' }), 'pre-LN: x + f(LN(x))'),
-        h('li', {}, h('span', { class: 'swatch post', 'aria-hidden': 'true' }), 'post-LN: LN(x + f(x))'),
-        h('li', {}, h('span', { class: 'swatch reference', 'aria-hidden': 'true' }), 'unigram and bigram losses (dashed: held-out points)'),
-      ),
+      chartLegend([
+        ['pre', 'pre-LN: x + f(LN(x))'],
+        ['post', 'post-LN: LN(x + f(x))'],
+        ['reference', 'unigram and bigram losses (dashed: held-out points)'],
+      ]),
       chart,
       outcome,
       where,

@@ -6,7 +6,7 @@
 //
 // Attribute: model (six-blocks, the default, or shipped: the 2-block model).
 
-import { errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { linearScale } from '../charts/cost-layout.js';
@@ -65,13 +65,11 @@ export class TbStream extends TbElement {
       h('h3', {}, 'The stream, block by block'),
       control,
       error,
-      h(
-        'ul',
-        { class: 'legend', 'aria-label': 'Legend' },
-        h('li', {}, h('span', { class: 'swatch attention', 'aria-hidden': 'true' }), 'what attention adds'),
-        h('li', {}, h('span', { class: 'swatch feed-forward', 'aria-hidden': 'true' }), 'what the feed-forward adds'),
-        h('li', {}, '(each as a share of the stream it read; medians over positions)'),
-      ),
+      chartLegend([
+        ['attention', 'what attention adds'],
+        ['feed-forward', 'what the feed-forward adds'],
+        [null, '(each as a share of the stream it read; medians over positions)'],
+      ]),
       chart,
       cards,
       note,

@@ -2,6 +2,8 @@
 // a narrow column of a course page), each row becomes a card: the row's header on a line of its own,
 // then one line per cell, the column's name at the left and the figure at the right. Nothing scrolls
 // sideways and every number stays in view. A container query, so it follows the widget's own width.
+// One stylesheet for the widgets' tables and the lesson page's own (src/main.js adopts it into the
+// document): colours come from the widgets' theme variables, else the page's.
 //
 //   static styles = [sheet(CSS), tableCardsSheet];
 //   h('div', { class: 'scroll cards', ... }, table);   labelCells(table);   // after building it
@@ -15,11 +17,11 @@ export const TABLE_CARDS_CSS = `
   .cards table, .cards tbody, .cards tfoot, .cards tr, .cards th, .cards td { display: block; }
   .cards caption { display: block; }
   .cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  .cards tr { padding: 0.35rem 0; border-bottom: 1px solid var(--_rule); }
+  .cards tr { padding: 0.35rem 0; border-bottom: 1px solid var(--_rule, var(--rule)); }
   .cards th[scope="row"], .cards tbody th, .cards tfoot th { min-width: 0; padding: 0.1rem 0; font-weight: 600; white-space: normal; }
   .cards td { padding: 0.05rem 0 0.05rem 1rem; border: 0; white-space: normal; text-align: right; }
   .cards td::after { content: ""; display: table; clear: both; }
-  .cards td::before { content: attr(data-label); float: left; margin-right: 0.75rem; color: var(--_muted); font-size: 0.85rem; font-family: var(--_font); font-weight: normal; text-align: left; }
+  .cards td::before { content: attr(data-label); float: left; margin-right: 0.75rem; color: var(--_muted, var(--muted)); font-size: 0.85rem; font-family: var(--_font, var(--font-body)); font-weight: normal; text-align: left; }
   .cards td:empty, .cards td[data-label=""] { display: none; }
   .cards td.formula { overflow-wrap: anywhere; }
 }

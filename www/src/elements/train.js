@@ -8,7 +8,7 @@
 // Attributes (each the starting value of its control; the library checks the range): seed, steps,
 // learning-rate, warmup, layers, norm (pre or post).
 
-import { errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -129,13 +129,11 @@ export class TbTrain extends TbElement {
       h('div', { class: 'buttons' }, trainButton, pauseButton, stopButton),
       error,
       h('div', { class: 'progress' }, h('label', { htmlFor: progressId }, 'Progress'), progress, status),
-      h(
-        'ul',
-        { class: 'legend', 'aria-label': 'Legend' },
-        h('li', {}, h('span', { class: 'swatch train', 'aria-hidden': 'true' }), 'training loss (smoothed)'),
-        h('li', {}, h('span', { class: 'swatch held-out', 'aria-hidden': 'true' }), 'held-out loss'),
-        h('li', {}, h('span', { class: 'swatch reference', 'aria-hidden': 'true' }), 'uniform, unigram and bigram losses of the held-out text'),
-      ),
+      chartLegend([
+        ['train', 'training loss (smoothed)'],
+        ['held-out', 'held-out loss'],
+        ['reference', 'uniform, unigram and bigram losses of the held-out text'],
+      ]),
       chart,
       outcome,
       sample,
