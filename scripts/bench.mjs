@@ -39,6 +39,8 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 const log = (text) => console.error(`bench: ${text}`);
+/** One row of a workload's table: where it ran, its time, and what that makes in tokens/s and GFLOP/s. */
+const timing = (workload, where, ms) => ({ where, ms, tokens_per_second: (workload.tokens * 1000) / ms, gflops: workload.flops / ms / 1e6 });
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...opts });
 
 const results = {
@@ -84,21 +86,17 @@ try {
   await benchPage.close();
 
   const info = Object.fromEntries(nodeRows.map((r) => [r.name, r]));
+  const chromeMs = Object.fromEntries(chromeRows.map((r) => [r.name, r.ms]));
   for (const name of lib.Workload.names()) {
     const { tokens, flops, what } = info[name];
     const native = nativeMs(name);
-    const entry = (where, ms) => ms === undefined ? null : { where, ms, tokens_per_second: (tokens * 1000) / ms, gflops: flops / ms / 1e6 };
-    results.tinygpt.push({
-      name,
-      what,
-      tokens,
-      flops,
-      rows: [entry('native (criterion)', native), entry(`wasm, Chromium ${results.machine.chromium}`, chromeRows.find((r) => r.name === name)?.ms), entry(`wasm, Node ${process.versions.node}`, info[name].ms)].filter(Boolean),
-      wasm_over_native: { chromium: chromeRows.find((r) => r.name === name).ms / native, node: info[name].ms / native },
-    });
+    const w = { name, what, tokens, flops, rows: [] };
+    w.rows.push(timing(w, 'native (criterion)', native), timing(w, `wasm, Chromium ${results.machine.chromium}`, chromeMs[name]), timing(w, `wasm, Node ${process.versions.node}`, info[name].ms));
+    w.wasm_over_native = { chromium: chromeMs[name] / native, node: info[name].ms / native };
+    results.tinygpt.push(w);
   }
   for (const r of nodeRows.filter((r) => r.flops === null)) {
-    results.analytic.push({ name: r.name, what: r.what, native_ms: nativeMs(r.name), chromium_ms: chromeRows.find((c) => c.name === r.name).ms, node_ms: r.ms });
+    results.analytic.push({ name: r.name, what: r.what, native_ms: nativeMs(r.name), chromium_ms: chromeMs[r.name], node_ms: r.ms });
   }
 
   // 2. Load, cold (a new browser context each time: no cache), served page and offline file.
@@ -181,7 +179,7 @@ if (torchOk) {
     const r = JSON.parse(run(python, [join(ROOT, 'tests', 'reference', 'train_reference.py'), '--bench', '--threads', String(threads), ...(quick ? ['--quick'] : [])]));
     const where = `PyTorch ${r.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`;
     const ms = { 'forward-5': r.forward_T5_us / 1000, 'forward-16': r.forward_T16_us / 1000, 'train-step': r.train_step_16x16_ms };
-    for (const w of results.tinygpt) w.rows.push({ where, ms: ms[w.name], tokens_per_second: (w.tokens * 1000) / ms[w.name], gflops: w.flops / ms[w.name] / 1e6 });
+    for (const w of results.tinygpt) w.rows.push(timing(w, where, ms[w.name]));
   }
   results.peers.push({ peer: 'PyTorch eager (float32, the same TinyGPT: tests/reference/train_reference.py)', status: 'measured' });
 } else {
