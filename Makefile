@@ -10,6 +10,7 @@
 #   make bench     sizes, load, sliders, TinyGPT native / wasm / PyTorch: a table and bench/results.json
 #                  (QUICK=1: a rough smoke run of the same, which make test runs)
 #   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
+#   make fuzz      fuzz the config.json, weights and training inputs, FUZZ_SECONDS (60) each (nightly)
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
 SHELL := /bin/bash
@@ -34,11 +35,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training \
-	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-bench
+.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training fuzz \
+	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-e2e-firefox test-bench
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,15s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -107,48 +108,71 @@ bench-training: setup wasm
 	$(call stage,'bench-training: one training step: native / wasm / PyTorch')
 	node scripts/bench-training.mjs
 
+# The fuzz targets in fuzz/ (cargo-fuzz): the config.json import, the safetensors loader, the training
+# inputs. Each runs FUZZ_SECONDS and make stops at the first crash, its input kept in
+# fuzz/artifacts/<target>/. Needs nightly Rust and cargo-fuzz, installed here if missing (never by
+# setup or make test). --debug-assertions: overflow checks on, as in the tests. fuzz/FINDINGS.md
+# records the runs.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= config_json weights train
+
+fuzz:
+	$(call stage,'fuzz: $(FUZZ_TARGETS) for $(FUZZ_SECONDS) s each (cargo-fuzz with nightly)')
+	rustup run nightly rustc --version > /dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+	command -v cargo-fuzz > /dev/null || cargo install cargo-fuzz --locked || cargo install cargo-fuzz
+	for target in $(FUZZ_TARGETS); do \
+		cargo +nightly fuzz run --debug-assertions $$target -- -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
+			$$([ -f fuzz/$$target.dict ] && echo -dict=$(CURDIR)/fuzz/$$target.dict); \
+	done
+
 serve: setup dist
 	$(call stage,'serve: www/ on http://localhost:$(PORT)/')
 	PORT=$(PORT) node scripts/serve.mjs
 
-# Ends with Playwright's summary; any failing stage stops make with a non-zero status.
-test: setup test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-bench
+# Nine stages in order; any failing stage stops make with a non-zero status.
+test: setup test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-e2e-firefox test-bench
 
 test-fmt:
-	$(call stage,'test 1/8: formatting (rustfmt)')
+	$(call stage,'test 1/9: formatting (rustfmt)')
 	cargo fmt --all -- --check
 
 test-clippy:
-	$(call stage,'test 2/8: lints (clippy, native and wasm32)')
+	$(call stage,'test 2/9: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy --package transformer-block --lib --test web --test web_train --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:
-	$(call stage,'test 3/8: Rust tests (native)')
+	$(call stage,'test 3/9: Rust tests (native)')
 	cargo test --workspace
 
 test-wasm-chrome:
-	$(call stage,'test 4/8: wasm tests in headless Chromium')
+	$(call stage,'test 4/9: wasm tests in headless Chromium')
 	$(chrome_only) wasm-pack test --headless --chrome $(CRATE)
 
 test-wasm-firefox:
-	$(call stage,'test 5/8: wasm tests in headless Firefox')
+	$(call stage,'test 5/9: wasm tests in headless Firefox')
 	$(firefox_only) wasm-pack test --headless --firefox $(CRATE)
 
 test-unit:
-	$(call stage,'test 6/8: front-end unit tests (node --test)')
+	$(call stage,'test 6/9: front-end unit tests (node --test)')
 	node --test tests/unit/*.test.js
 
 # The end-to-end tests run against the release build a reader would get, and what dist/ ships.
 test-e2e: dist
-	$(call stage,'test 7/8: browser end-to-end tests (Playwright, Chromium)')
+	$(call stage,'test 7/9: browser end-to-end tests (Playwright, Chromium)')
 	playwright test
+
+# The same lesson in Firefox ESR through geckodriver (selenium-webdriver), served and as the offline
+# file: every widget renders, one interaction per kind of widget, no error on the page.
+test-e2e-firefox: dist
+	$(call stage,'test 8/9: lesson smoke test in headless Firefox (geckodriver, served and offline)')
+	node --test tests/firefox/*.test.mjs
 
 # The benchmark's smoke run: every part of `make bench` runs, with few samples; nothing is asserted
 # about its times (they would fail on a busy machine), only that the command works end to end.
 test-bench: dist
-	$(call stage,'test 8/8: make bench QUICK=1 (smoke run; times not asserted)')
+	$(call stage,'test 9/9: make bench QUICK=1 (smoke run; times not asserted)')
 	node scripts/bench.mjs --quick
 
 clean:

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{clip, Error, Result};
 
 /// Where a token's position enters the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,7 +108,8 @@ pub const PRESET_NAMES: [&str; 8] =
     ["tiny-gpt", "gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama3-8b", "llama3-70b", "mixtral-8x7b"];
 
 impl ModelConfig {
-    /// d_q = h · d_head: the width of all query heads side by side (d for every preset).
+    /// d_q = h · d_head: the width of all query heads side by side (d for every preset). On a
+    /// config that [`ModelConfig::validate`] accepted (it checks that this and d_kv fit in 64 bits).
     pub fn q_width(&self) -> u64 {
         self.n_heads * self.head_dim
     }
@@ -150,6 +151,14 @@ impl ModelConfig {
                 ),
             ));
         }
+        // d_q = h · d_head and d_kv = n_kv · d_head, and q, k and v side by side (d_q + 2 · d_kv), are
+        // widths every count multiplies by: they must be 64-bit numbers themselves.
+        let q_and_kv = self.n_heads.checked_mul(self.head_dim).and_then(|q| {
+            self.n_kv_heads.checked_mul(self.head_dim).and_then(|kv| kv.checked_mul(2)).and_then(|kv| q.checked_add(kv))
+        });
+        if q_and_kv.is_none() {
+            return Err(Error::overflow("the width of q, k and v side by side (h · d_head + 2 · n_kv · d_head)"));
+        }
         if let Some(moe) = &self.moe {
             if moe.n_experts == 0 {
                 return Err(Error::field("n_experts", "must be a positive integer, got 0"));
@@ -162,7 +171,8 @@ impl ModelConfig {
             }
         }
         if !(self.norm_eps.is_finite() && self.norm_eps > 0.0) {
-            return Err(Error::field("norm_eps", format!("must be a small positive number, got {}", self.norm_eps)));
+            let got = clip(&crate::numbers::short_digits(&self.norm_eps.to_string()));
+            return Err(Error::field("norm_eps", format!("must be a small positive number, got {got}")));
         }
         Ok(())
     }
@@ -336,6 +346,12 @@ fn mixtral_8x7b() -> ModelConfig {
 // ---------------------------------------------------------------------------------------------
 // Hugging Face config.json import
 
+/// A field's value as a message quotes it: its JSON, cut to 40 characters (a value can be a page of
+/// nested arrays).
+fn echo(value: &Value) -> String {
+    clip(&value.to_string())
+}
+
 /// Typed reads from a config object, each error naming the field.
 struct Fields<'a>(&'a Map<String, Value>);
 
@@ -347,7 +363,7 @@ impl Fields<'_> {
     fn string(&self, key: &str) -> Result<String> {
         match self.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(Error::field(key, format!("must be a string, got {other}"))),
+            Some(other) => Err(Error::field(key, format!("must be a string, got {}", echo(other)))),
             None => Err(Error::field(
                 key,
                 format!("is missing: a config.json names its family here, one of {}", SUPPORTED_FAMILIES.join(", ")),
@@ -377,7 +393,7 @@ impl Fields<'_> {
             Some(v) => match v.as_u64() {
                 Some(0) => Err(Error::field(key, "must be a positive integer, got 0")),
                 Some(n) => Ok(Some(n)),
-                None => Err(Error::field(key, format!("must be a positive integer, got {v}"))),
+                None => Err(Error::field(key, format!("must be a positive integer, got {}", echo(v)))),
             },
         }
     }
@@ -386,7 +402,7 @@ impl Fields<'_> {
         match self.get(key) {
             None => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(Error::field(key, format!("must be true or false, got {other}"))),
+            Some(other) => Err(Error::field(key, format!("must be true or false, got {}", echo(other)))),
         }
     }
 
@@ -396,7 +412,7 @@ impl Fields<'_> {
             Some(v) => v
                 .as_f64()
                 .filter(|x| x.is_finite() && *x > 0.0)
-                .ok_or_else(|| Error::field(key, format!("must be a small positive number, got {v}"))),
+                .ok_or_else(|| Error::field(key, format!("must be a small positive number, got {}", echo(v)))),
         }
     }
 
@@ -459,7 +475,10 @@ fn import_gpt2(f: &Fields) -> Result<ModelConfig> {
         n_heads,
         n_kv_heads: n_heads,
         head_dim,
-        d_ff: f.opt_count("n_inner")?.unwrap_or(4 * d_model),
+        d_ff: match f.opt_count("n_inner")? {
+            Some(n) => n,
+            None => d_model.checked_mul(4).ok_or_else(|| Error::overflow("the feed-forward width 4 · n_embd"))?,
+        },
         context: f.count_any(&["n_positions", "n_ctx"])?,
         positions: PositionScheme::Learned,
         norm: NormKind::LayerNorm,

@@ -485,7 +485,7 @@ pub fn check_batch_and_seq_len(config: &ModelConfig, batch: u64, seq_len: u64) -
         return Err(Error::out_of_range(
             "seq_len",
             seq_len,
-            format!("{} accepts 1 to {} tokens", config.label, thousands(config.context)),
+            format!("{} accepts 1 to {} tokens", crate::error::clip(&config.label), thousands(config.context)),
         ));
     }
     if batch == 0 || batch > MAX_BATCH {

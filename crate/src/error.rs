@@ -81,10 +81,15 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// A value a reader typed, short enough to echo in a message: at most 40 characters, "…" after a cut.
 pub fn clip(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
+    clip_to(text, 40)
+}
+
+/// `text` cut to at most `max` characters, "…" after a cut: for what another library says (a
+/// parser's message can quote the input it choked on, at any length).
+pub fn clip_to(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
         text.to_string()
     } else {
-        format!("{}…", text.chars().take(MAX - 1).collect::<String>())
+        format!("{}…", text.chars().take(max.saturating_sub(1)).collect::<String>())
     }
 }

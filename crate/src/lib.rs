@@ -4,12 +4,14 @@
 //!   Hugging Face `config.json`.
 //! - [`count`]: parameters by component, tensor shapes at a batch and sequence length, memory.
 //! - [`cost`]: FLOPs per token, training cost, and when attention outgrows the linear layers.
+//! - [`embed`]: the HTML snippet an author pastes to show a model (`tblock count … --format html`).
 //! - [`web`]: the WebAssembly facade, the only place that speaks to JavaScript.
 
 pub mod bench;
 pub mod config;
 pub mod cost;
 pub mod count;
+pub mod embed;
 pub mod error;
 pub mod examples;
 pub mod experiments;

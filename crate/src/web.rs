@@ -645,6 +645,24 @@ impl CharModel {
         Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into(), flat: None })
     }
 
+    /// A reader's checkpoint: model.safetensors (`weights`), with its config.json and vocab.json
+    /// when they came with it (the layout `tblock train` writes); at most 16 MiB
+    /// (`checkpoint_limit()`).
+    pub fn from_checkpoint(
+        weights: &[u8],
+        config_json: Option<String>,
+        vocab_json: Option<String>,
+    ) -> Result<CharModel, JsError> {
+        let (model, vocab) =
+            crate::train::model_files::load_model_files(weights, config_json.as_deref(), vocab_json.as_deref())?;
+        Ok(CharModel { model, vocab, source: "checkpoint".into(), flat: None })
+    }
+
+    /// The largest weights file `from_checkpoint` takes, in bytes.
+    pub fn checkpoint_limit() -> f64 {
+        crate::train::model_files::MAX_CHECKPOINT_BYTES as f64
+    }
+
     /// A model from a safetensors file (Hugging Face GPT-2 names, F32 or F16, its config inside).
     pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsError> {
         let model = checkpoint::load(bytes, None)?;

@@ -62,6 +62,25 @@ fn table_format_is_for_people() {
     assert!(text.contains("4d² + 4d") && text.contains("2,362,368") && text.contains("28,348,416"), "{text}");
 }
 
+/// The snippet `--format html` prints for a config.json: the page test (tests/e2e/your-model.spec.js)
+/// pastes this very file into a page and reads the count back. `TB_UPDATE_SNIPPET=1 cargo test`
+/// rewrites it after a deliberate change.
+#[test]
+fn html_format_prints_the_snippet_the_page_test_pastes() {
+    let out = tblock(&["count", &fixture("qwen2-0.5b.json"), "--seq-len", "16", "--format", "html"]);
+    let html = String::from_utf8(out.stdout).unwrap();
+    let committed = format!("{}/../tests/e2e/fixtures/qwen2-0.5b-anatomy.html", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("TB_UPDATE_SNIPPET").is_some() {
+        std::fs::write(&committed, &html).unwrap();
+    }
+    assert_eq!(html, std::fs::read_to_string(&committed).unwrap(), "run TB_UPDATE_SNIPPET=1 cargo test to update it");
+    assert!(html.contains("494,032,768 parameters") && html.contains("config-src=\"#tb-config-qwen2\""), "{html}");
+    let preset = String::from_utf8(tblock(&["count", "llama3-8b", "--format", "html"]).stdout).unwrap();
+    assert!(preset.ends_with("<tb-anatomy model=\"llama3-8b\" seq-len=\"8\"></tb-anatomy>\n"), "{preset}");
+    let e = error(&["presets", "--format", "html"]);
+    assert!(e.contains("--format html is for count"), "{e}");
+}
+
 #[test]
 fn bad_input_gets_a_message_and_a_failing_exit() {
     let e = error(&["count", "gpt5"]);

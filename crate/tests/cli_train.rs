@@ -125,3 +125,26 @@ fn bad_training_settings_say_what_is_allowed() {
     assert!(e.contains("cannot read"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The checkpoint the page test drops into <tb-tiny-gpt> (tests/e2e/fixtures/checkpoint, written by
+/// `tblock train --seed 0 --steps 300 --layers 1 --width 16 --heads 2`) and what `tblock sample`
+/// writes with it, which the page must write too (tests/e2e/checkpoint.spec.js).
+#[test]
+fn the_page_tests_checkpoint_samples_as_recorded() {
+    let fixtures = format!("{}/../tests/e2e/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let out = tblock(&[
+        "sample",
+        "--weights",
+        &format!("{fixtures}/checkpoint"),
+        "--prompt",
+        "the residual",
+        "--length",
+        "80",
+        "--temperature",
+        "0.8",
+        "--seed",
+        "1",
+    ]);
+    let recorded = std::fs::read_to_string(format!("{fixtures}/checkpoint-sample.txt")).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), recorded);
+}

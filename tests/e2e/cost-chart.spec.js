@@ -97,12 +97,13 @@ test('the slider moves the cursor from the keyboard', async ({ page }) => {
   const widget = page.locator('#gpt2');
   const { field, slider, readout } = controls(widget);
   const cursor = widget.locator('svg .cursor-line');
-  const before = Number(await cursor.getAttribute('x1'));
+  const cursorX = async () => Number((await cursor.getAttribute('d')).match(/^M([\d.]+),/)[1]);
+  const before = await cursorX();
   await slider.focus();
   await page.keyboard.press('ArrowRight');
   await expect(field).toHaveValue('9');
   await expect(readout).toContainText('At T = 9:');
-  const after = Number(await cursor.getAttribute('x1'));
+  const after = await cursorX();
   expect(after).toBeGreaterThan(before);
   await page.keyboard.press('End');
   await expect(readout).toContainText('At T = 1,024: 285 MFLOPs');

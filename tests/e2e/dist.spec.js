@@ -17,12 +17,14 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // Gzipped (level 6), KB = 1,024 bytes. 300 KB until the lesson shipped a second trained model;
 // raised to 350 KB for it (issue 9); brought back to 312 KB by building all but the kernels for size
 // and storing the weights in fewer levels (issue 10); 314 KB with the first hardening slice (issue 11:
-// short messages, scientific notation, names that carry the figures, tables as cards on phones).
-// The aim is 300 KB for the lesson and 150 KB for the wasm: what stands in the way is in
-// BENCHMARKS.md ("What is in the wasm").
-const BUDGET_GZIP = 314 * 1024;
+// short messages, scientific notation, names that carry the figures, tables as cards on phones);
+// 324 KB with the rest of it and the reader's own model (issues 11 and 12: focus kept, widgets
+// released, the config and checkpoint panels; 320.3 KB then). The wasm: 255 KB, 258 KB with the
+// checkpoint loader and the fuzzing's fixes (256.2 KB then). The aim is 300 KB for the lesson and
+// 150 KB for the wasm: what stands in the way is in BENCHMARKS.md ("What is in the wasm").
+const BUDGET_GZIP = 324 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
-const WASM_BUDGET_GZIP = 255 * 1024;
+const WASM_BUDGET_GZIP = 258 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";

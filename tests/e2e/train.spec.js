@@ -86,6 +86,30 @@ test('pause holds the run, resume goes on, stop ends it early and keeps the mode
   expect(problems).toEqual([]);
 });
 
+test('with reduced motion asked for, the live curve is redrawn about once a second, and still ends complete', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const problems = await openPage(page, '/gallery/train.html');
+  const train = page.locator('tb-train').first();
+  await expect(train.locator('.status')).toContainText("characters of this page's prose");
+  // Count the chart's redraws (each replaces the box's SVG) and when they happen.
+  await train.evaluate((host) => {
+    window.__draws = [];
+    new MutationObserver(() => window.__draws.push(performance.now())).observe(host.shadowRoot.querySelector('.chart'), { childList: true });
+  });
+  await set(train, 'Steps', 1500);
+  await train.getByRole('button', { name: 'Train' }).click();
+  await expect(train.locator('.outcome')).toContainText('After 1,500 steps the held-out loss is', { timeout: 45_000 });
+  const draws = await page.evaluate(() => window.__draws);
+  const seconds = (draws.at(-1) - draws[0]) / 1000;
+  // One draw a second at most (a frame of slack each), however fast the machine trains.
+  expect(draws.length).toBeLessThanOrEqual(Math.floor(seconds / 0.95) + 2);
+  // The last draw shows the whole run.
+  await expect(train.locator('progress')).toHaveJSProperty('value', 1500);
+  expect(await train.locator('.held-out-points circle').count()).toBeGreaterThanOrEqual(10);
+  expect(problems).toEqual([]);
+});
+
 test('bad settings are named with what is allowed, before anything runs; the widget still trains', async ({ page }) => {
   test.setTimeout(60_000);
   const problems = await openPage(page, '/gallery/train.html');

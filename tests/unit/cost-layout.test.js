@@ -140,8 +140,12 @@ test('the cursor sits at T, with its dots on the values it is given', () => {
     share: 0.18181818,
   });
   assert.equal(cur.x, 640 - layout.margin.right);
-  assert.equal(cur.top, layout.flops.top);
-  assert.equal(cur.bottom, layout.share.bottom);
+  assert.deepEqual(cur.spans, [
+    { top: layout.flops.top, bottom: layout.flops.bottom },
+    { top: layout.share.top, bottom: layout.share.bottom },
+  ]);
+  // Nothing between the panels (ticks, axis title, the share panel's title) is crossed.
+  assert.ok(cur.spans[0].bottom < cur.spans[1].top - 30);
   assert.deepEqual(cur.dots.map((d) => d.key), ['total', 'parameter', 'attention', 'share']);
   assert.ok(cur.dots[0].y < cur.dots[1].y && cur.dots[1].y < cur.dots[2].y, 'total above parameter above attention');
   const low = cursorLayout(layout, { seqLen: 1, total: 0, parameterFlops: 0, attentionFlops: 0, share: 0 });

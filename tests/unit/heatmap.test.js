@@ -8,7 +8,6 @@ import {
   levelClass,
   levelColour,
   paletteCss,
-  rowLabelPosition,
   symmetricLimit,
   valueRange,
 } from '../../www/src/charts/heatmap.js';
@@ -77,8 +76,4 @@ test('heatmapLayout checks its shape', () => {
   const empty = heatmapLayout({ rows: 0, cols: 4, values: [] });
   assert.equal(empty.cells.length, 0);
   assert.equal(empty.height, 0);
-});
-
-test('rowLabelPosition centres a label beside its row', () => {
-  assert.deepEqual(rowLabelPosition(2, { cell: 10, gutter: 20, top: 4 }), { x: 17, y: 29 });
 });

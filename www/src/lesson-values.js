@@ -6,7 +6,7 @@
 //   lookup(report, 'memory.kv_cache_per_token.bf16/fp16.bytes')
 //   lookup(report, 'nope')                                -> { error: 'unknown value path: nope ...' }
 
-import { parseWhole } from './attributes.js';
+import { clipText, parseWhole } from './attributes.js';
 import {
   formatBytes,
   formatCompact,
@@ -33,7 +33,7 @@ export function lookup(data, path) {
   for (const segment of text.split('.')) {
     const found = step(here, segment);
     if (found === undefined) {
-      return { error: `unknown value path: ${text} (at "${segment}"${hint(here, walked)})` };
+      return { error: `unknown value path: ${clipText(text)} (at "${clipText(segment)}"${hint(here, walked)})` };
     }
     walked.push(segment);
     here = found;
@@ -117,7 +117,7 @@ export function sourceKey(text) {
   if (t === '') return { value: 'count' };
   if (Object.hasOwn(SOURCES, t)) return { value: t };
   if (Object.hasOwn(SOURCES, `example:${t}`)) return { value: `example:${t}` };
-  return { error: `unknown source: ${text} (choose one of ${Object.keys(SOURCES).join(', ')})` };
+  return { error: `unknown source: ${clipText(text)} (choose one of ${Object.keys(SOURCES).join(', ')})` };
 }
 
 /** A JSON list of arguments typed in an attribute: { value } (undefined when blank) or { error }. */
@@ -127,9 +127,9 @@ export function parseArgs(text) {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { error: `args is not a JSON list: ${text}` };
+    return { error: `args is not a JSON list: ${clipText(text)} (write one in brackets, like [768, 4])` };
   }
-  if (!Array.isArray(parsed)) return { error: `args must be a JSON list of arguments: ${text}` };
+  if (!Array.isArray(parsed)) return { error: `args must be a JSON list of arguments, like [768, 4]: ${clipText(text)}` };
   return { value: parsed };
 }
 
@@ -174,7 +174,7 @@ export function formatValue(value, format, digits) {
     else if (Array.isArray(value)) f = 'vector';
     else f = Number.isSafeInteger(value) ? 'integer' : 'decimal';
   }
-  if (!Object.hasOwn(FORMATS, f)) return { error: `unknown format: ${name} (choose one of ${FORMAT_NAMES.join(', ')})` };
+  if (!Object.hasOwn(FORMATS, f)) return { error: `unknown format: ${clipText(name)} (choose one of ${FORMAT_NAMES.join(', ')})` };
   const wantsList = f === 'vector' || f === 'shape';
   if (wantsList ? !(Array.isArray(value) && value.every((x) => typeof x === 'number')) : f !== 'text' && typeof value !== 'number') {
     return { error: `not a ${wantsList ? 'list of numbers' : 'number'}: ${describe(value)}` };

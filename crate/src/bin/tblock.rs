@@ -230,6 +230,8 @@ enum DtypeArg {
 enum Format {
     Json,
     Table,
+    /// `count` only: a ready-to-paste `<tb-anatomy>` (a config.json inlined beside it).
+    Html,
 }
 
 /// A count on the command line: a whole number (its range is checked against the model later).
@@ -567,6 +569,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 Format::Table => {
                     Ok(presets.iter().map(|c| format!("{:<14} {:<14} {}\n", c.name, c.label, describe(c))).collect())
                 }
+                Format::Html => Err("--format html is for count: it prints a <tb-anatomy> for one model".into()),
             }
         }
         Command::Init { out, seed, model } => {
@@ -680,6 +683,15 @@ fn run(cli: Cli) -> Result<String, String> {
             match format {
                 Format::Json => json(&report),
                 Format::Table => Ok(table(&report)),
+                // The diagram shows one sequence: `batch` is checked above, not shown.
+                Format::Html => {
+                    let text = if PRESET_NAMES.contains(&model.as_str()) {
+                        model.clone()
+                    } else {
+                        std::fs::read_to_string(&model).map_err(|e| format!("cannot read {model}: {e}"))?
+                    };
+                    transformer_block::embed::anatomy_snippet(&text, seq_len).map_err(|e| format!("{model}: {e}"))
+                }
             }
         }
     }

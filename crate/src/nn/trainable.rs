@@ -23,7 +23,14 @@ use super::norm::{layernorm_backward, layernorm_forward};
 use super::{Matrix, RowVector};
 use crate::config::ModelConfig;
 use crate::error::{Error, Result};
-use crate::numbers::thousands;
+use crate::numbers::{short_digits, thousands};
+
+/// The most memory a [`TrainableGpt`] may take (256 MiB): [`TrainableGpt::from_model`] refuses a
+/// model that needs more, with a message, rather than ask for an allocation that aborts the program
+/// (or, in a page, the wasm instance). The largest run the training settings allow takes 150 MiB,
+/// the lessons' TinyGPT 2 MiB for 16 windows at once; a checkpoint of a long context need not fit
+/// (attention keeps B·h·P² numbers in every block: GPT-2 small takes 2.7 GiB for one sequence).
+pub const MAX_WORKING_MEMORY: u64 = 256 << 20;
 
 /// The shape of a GPT-2-style model: everything the flat buffers' layout depends on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -126,6 +133,22 @@ impl GptShape {
     /// Every parameter, the tied table once.
     pub fn n_params(&self) -> usize {
         self.block_offset(self.n_layers) + 2 * self.d_model
+    }
+
+    /// The bytes a [`TrainableGpt`] of this shape takes for `max_batch` sequences of P at once:
+    /// parameters and gradients, every block's activations (attention's B·h·P² weights among them),
+    /// the final norm, the logits and losses, the backward pass's working space, 4 bytes a number
+    /// and 8 an id. In f64, so a shape of any size has an answer.
+    pub fn working_memory(&self, max_batch: usize) -> f64 {
+        let [b, p, d, f, v, h, l] =
+            [max_batch, self.context, self.d_model, self.d_ff, self.vocab_size, self.n_heads, self.n_layers]
+                .map(|x| x as f64);
+        let biases = if self.attention_bias { 4.0 * d } else { 0.0 };
+        let params = (v + p) * d + l * (4.0 * d * d + 2.0 * d * f + f + 5.0 * d + biases) + 2.0 * d;
+        let n = b * p;
+        let block = 8.0 * n * d + 4.0 * n + 2.0 * n * f + b * h * p * p;
+        let numbers = 2.0 * params + l * block + 11.0 * n * d + 3.0 * n + 3.0 * n * v + 2.0 * n * f + p;
+        4.0 * numbers + 16.0 * n
     }
 
     /// Every tensor of the flat buffer, in order.
@@ -396,9 +419,28 @@ impl TrainableGpt {
         m
     }
 
-    /// The same weights as a running [`TinyGpt`].
+    /// The same weights as a running [`TinyGpt`]. A model whose buffers would take more than
+    /// [`MAX_WORKING_MEMORY`] at `max_batch` is refused, with its size and what is allowed.
     pub fn from_model(m: &TinyGpt, max_batch: usize) -> Result<TrainableGpt> {
         let shape = GptShape::of(m)?;
+        let bytes = shape.working_memory(max_batch);
+        if bytes > MAX_WORKING_MEMORY as f64 {
+            let mib = bytes / (1u64 << 20) as f64;
+            let mib = if mib < 1e15 { thousands(mib.round() as u64) } else { short_digits(&format!("{mib:.0}")) };
+            return Err(Error::field(
+                "working memory",
+                format!(
+                    "{} blocks of width {} ({} heads) with {} positions and {} tokens take {mib} MiB to run {max_batch} \
+                     sequences at once in flat buffers (training, sampling, the experiments); allowed is up to 256 MiB: \
+                     a shorter context or a smaller model",
+                    shape.n_layers,
+                    thousands(shape.d_model as u64),
+                    thousands(shape.n_heads as u64),
+                    thousands(shape.context as u64),
+                    thousands(shape.vocab_size as u64),
+                ),
+            ));
+        }
         let mut t = TrainableGpt::zeros(shape, max_batch);
         let (v, p, d) = (shape.vocab_size, shape.context, shape.d_model);
         let mut at = 0;
@@ -651,5 +693,62 @@ impl TrainableGpt {
         // The tables: d_top now holds the gradient of the stream entering block 0.
         embedding_backward(g_wte, g_wpe, d_top, &self.ids[..n], seq_len, d);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The buffers [`TrainableGpt::zeros`] allocates, in bytes.
+    fn allocated(m: &TrainableGpt) -> usize {
+        let floats = [
+            &m.params,
+            &m.grads,
+            &m.blocks,
+            &m.encoded,
+            &m.ln_f,
+            &m.ln_f_mean,
+            &m.ln_f_rstd,
+            &m.logits,
+            &m.probs,
+            &m.losses,
+            &m.d_stream[0],
+            &m.d_stream[1],
+            &m.d_logits,
+            &m.d_ln_f,
+        ];
+        // BlockScratch::new's buffers (private to block.rs): d_mid, d_sum, d_atty [N, d], d_qkv [N, 3d],
+        // d_fch and d_fch_gelu [N, f], d_scores [P].
+        let s = m.shape;
+        let n = m.max_batch * s.context;
+        let scratch = 6 * n * s.d_model + 2 * n * s.d_ff + s.context;
+        4 * (floats.iter().map(|v| v.len()).sum::<usize>() + scratch) + 8 * (m.ids.len() + m.targets.len())
+    }
+
+    #[test]
+    fn the_working_memory_is_what_the_buffers_take_and_long_contexts_are_refused() {
+        let tiny = TinyGpt::tiny(0);
+        let shape = GptShape::of(&tiny).unwrap();
+        for (batch, attention_bias, norm) in [(1, false, NormPlacement::Pre), (16, true, NormPlacement::Post)] {
+            let shape = GptShape { attention_bias, norm, ..shape };
+            assert_eq!(shape.working_memory(batch), allocated(&TrainableGpt::zeros(shape, batch)) as f64);
+        }
+        // A 33 KB checkpoint of width 1 and 16,000 positions (fuzz/FINDINGS.md) asked for 16 GB here.
+        let mut long = tiny.config.clone();
+        (long.d_model, long.n_heads, long.n_kv_heads, long.head_dim, long.d_ff) = (1, 1, 1, 1, 1);
+        (long.n_layers, long.context) = (1, 16_000);
+        let m = TinyGpt::new(&long, 0).unwrap();
+        let e = TrainableGpt::from_model(&m, 16).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "working memory: 1 blocks of width 1 (1 heads) with 16,000 positions and 50 tokens take 15,805 MiB to run 16 \
+             sequences at once in flat buffers (training, sampling, the experiments); allowed is up to 256 MiB: a \
+             shorter context or a smaller model"
+        );
+        assert!(TrainableGpt::from_model(&tiny, 16).is_ok());
+        // The largest run the training settings allow fits.
+        let largest = GptShape { n_layers: 8, d_model: 128, n_heads: 128, d_ff: 512, ..shape };
+        assert!(largest.working_memory(64) < MAX_WORKING_MEMORY as f64 * 0.6, "{}", largest.working_memory(64));
     }
 }

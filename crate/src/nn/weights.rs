@@ -104,7 +104,13 @@ pub fn config_from_metadata(bytes: &[u8]) -> Result<Option<ModelConfig>> {
 }
 
 fn not_safetensors(e: &safetensors::SafeTensorError) -> Error {
-    Error::Parse { what: "the weights file".into(), problem: format!("it is not a valid safetensors file ({e})") }
+    let why = crate::error::clip_to(&e.to_string(), 160);
+    Error::Parse { what: "the weights file".into(), problem: format!("it is not a valid safetensors file ({why})") }
+}
+
+/// A tensor's shape as a message quotes it: a file may give one of any number of dimensions.
+fn shape_text(shape: &[usize]) -> String {
+    crate::error::clip(&format!("{shape:?}"))
 }
 
 /// Typed reads, each error naming the tensor and the shape expected.
@@ -133,7 +139,7 @@ impl Tensors<'_> {
     fn floats(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>> {
         let view = self.view(name, &format!("; expected shape {shape:?}"))?;
         if view.shape() != shape {
-            return Err(Error::weights(name, format!("has shape {:?}; expected {shape:?}", view.shape())));
+            return Err(Error::weights(name, format!("has shape {}; expected {shape:?}", shape_text(view.shape()))));
         }
         let values: Vec<f32> = match view.dtype() {
             Dtype::F32 => view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
@@ -222,7 +228,7 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
     // What the tensors say.
     let wte_shape = t.shape("wte.weight")?;
     let [v, d] = wte_shape[..] else {
-        return Err(Error::weights("wte.weight", format!("has shape {wte_shape:?}; expected [V, d]")));
+        return Err(Error::weights("wte.weight", format!("has shape {}; expected [V, d]", shape_text(&wte_shape))));
     };
     let p = t.shape("wpe.weight")?.first().copied().unwrap_or(0);
     let n_layers = (0..).take_while(|i| t.has(&format!("h.{i}.ln_1.weight"))).count();
@@ -232,6 +238,18 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
     let f = t.shape("h.0.mlp.c_fc.weight")?.get(1).copied().unwrap_or(0);
     let said_none = t.file_metadata.as_ref().and_then(|m| m.get(ATTENTION_BIAS_KEY)).is_some_and(|v| v == "false");
     let attention_bias = t.has("h.0.attn.c_attn.bias") && !said_none;
+    agree("vocab_size", config.vocab_size, v, "wte.weight")?;
+    agree("n_embd", config.d_model, d, "wte.weight")?;
+    agree("n_positions", config.context, p, "wpe.weight")?;
+    agree("n_layer", config.n_layers, n_layers, "the number of h.{i} blocks")?;
+    agree("n_inner", config.d_ff, f, "h.0.mlp.c_fc.weight")?;
+
+    let mut config = config;
+    config.bias.qkv = attention_bias;
+    config.bias.attention_out = attention_bias;
+    TinyGpt::check_config(&config)?;
+    // Only now is d known to be the width of a token table the file holds (V ≥ 1 rows of it), so
+    // 3d cannot overflow (a table of 0 rows holds no data whatever its width).
     if said_none {
         for i in 0..n_layers {
             for (name, n) in [(format!("h.{i}.attn.c_attn.bias"), 3 * d), (format!("h.{i}.attn.c_proj.bias"), d)] {
@@ -244,16 +262,6 @@ pub fn load(bytes: &[u8], config: Option<&ModelConfig>) -> Result<TinyGpt> {
             }
         }
     }
-    agree("vocab_size", config.vocab_size, v, "wte.weight")?;
-    agree("n_embd", config.d_model, d, "wte.weight")?;
-    agree("n_positions", config.context, p, "wpe.weight")?;
-    agree("n_layer", config.n_layers, n_layers, "the number of h.{i} blocks")?;
-    agree("n_inner", config.d_ff, f, "h.0.mlp.c_fc.weight")?;
-
-    let mut config = config;
-    config.bias.qkv = attention_bias;
-    config.bias.attention_out = attention_bias;
-    TinyGpt::check_config(&config)?;
     let norm = match t.file_metadata.as_ref().and_then(|m| m.get(NORM_KEY)) {
         Some(text) => NormPlacement::parse(text)?,
         None => NormPlacement::Pre,

@@ -10,10 +10,12 @@
 //! - [`trainer`]: the loop, one step at a time.
 //! - [`sample`]: writing text with a model, and its next-symbol probabilities.
 //! - [`shipped`]: the trained TinyGPT the page ships.
+//! - [`model_files`]: a trained model as the files `tblock train` writes, with the page's size limit.
 
 pub mod baselines;
 pub mod corpus;
 pub mod evaluate;
+pub mod model_files;
 pub mod optimizer;
 pub mod sample;
 pub mod settings;

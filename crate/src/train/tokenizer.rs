@@ -56,14 +56,20 @@ impl Vocabulary {
     pub fn from_json(text: &str) -> Result<Vocabulary> {
         let map: HashMap<String, u64> = serde_json::from_str(text).map_err(|e| Error::Parse {
             what: "vocab.json".into(),
-            problem: format!("expected an object of {{\"symbol\": id}} with one character per symbol ({e})"),
+            problem: format!(
+                "expected an object of {{\"symbol\": id}} with one character per symbol ({})",
+                crate::error::clip_to(&e.to_string(), 160)
+            ),
         })?;
         let n = map.len();
         let mut symbols = vec![None; n];
         for (symbol, &id) in &map {
             let mut chars = symbol.chars();
             let (Some(c), None) = (chars.next(), chars.next()) else {
-                return Err(Error::field("vocab.json", format!("symbol {symbol:?} is not one character")));
+                return Err(Error::field(
+                    "vocab.json",
+                    format!("symbol {:?} is not one character", crate::error::clip(symbol)),
+                ));
             };
             let slot = usize::try_from(id).ok().and_then(|i| symbols.get_mut(i)).ok_or_else(|| {
                 Error::field(

@@ -29,7 +29,10 @@ const TITLE_H = 26;
 export const CHIP_MAX = 26;
 const CHIP_MIN = 3;
 const CHIP_TOP = 24; // below the box's label
-const FONT_LABEL = 12;
+// Text sizes in the diagram's units. The diagram is drawn WIDTH units wide and scaled to its box;
+// on a 360 px phone that box is about 310 px (a scale of 0.86), where these stay at 11 px or more.
+export const FONT_LABEL = 13;
+export const FONT_SMALL = 13;
 
 /** A rough width of `text` at `size` px in the diagram's sans-serif (for fitting, not measuring). */
 export function textWidth(text, size = FONT_LABEL) {
@@ -160,7 +163,7 @@ export function layoutMatrices(matrices, box) {
   return matrices.map((m) => {
     const w = Math.max(CHIP_MIN, (m.cols / largest) * CHIP_MAX);
     const h = Math.max(CHIP_MIN, (m.rows / largest) * CHIP_MAX);
-    const slot = Math.max(w, textWidth(m.name, 10));
+    const slot = Math.max(w, textWidth(m.name, FONT_SMALL));
     const chip = { name: m.name, tied: m.tied, x, y: top, w, h, labelX: x, labelY: top + CHIP_MAX + 11 };
     x += slot + 10;
     return chip;

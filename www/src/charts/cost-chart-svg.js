@@ -56,7 +56,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
         s('text', { x: c.x - 14, y: share.half - 8, 'text-anchor': 'end' }, labels.crossover),
       );
 
-  const cursorLine = s('line', { class: 'cursor-line' });
+  const cursorLine = s('path', { class: 'cursor-line' });
   const dots = ['total', 'parameter', 'attention', 'share'].map((key) =>
     s('circle', { class: `cursor-dot dot-${key}`, r: 4 }),
   );
@@ -86,17 +86,15 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
     xAxis(share),
     s('line', { class: 'half-line', x1: margin.left, x2: right, y1: share.half, y2: share.half }),
     s('path', { class: 'line line-share', d: share.path }),
-    crossoverMark,
+    // The cursor under the crossover's label, which a halo keeps readable where the two meet.
     cursor,
+    crossoverMark,
     // A transparent surface on top, so a drag anywhere over the plots lands on the chart.
     s('rect', { class: 'drag-surface', x: 0, y: 0, width, height }),
   );
 
   function setCursor(cur) {
-    cursorLine.setAttribute('x1', cur.x);
-    cursorLine.setAttribute('x2', cur.x);
-    cursorLine.setAttribute('y1', cur.top);
-    cursorLine.setAttribute('y2', cur.bottom);
+    cursorLine.setAttribute('d', cur.spans.map((span) => `M${cur.x},${span.top}V${span.bottom}`).join(''));
     for (const [i, d] of cur.dots.entries()) {
       dots[i].setAttribute('cx', d.x);
       dots[i].setAttribute('cy', d.y);

@@ -145,7 +145,8 @@ export function costChartLayout({ width, curve }) {
 }
 
 /**
- * The cursor at T: a vertical line through both panels and a dot on each curve, placed from the
+ * The cursor at T: a vertical line in each panel (spans: [{ top, bottom }], so it never crosses the
+ * tick labels, axis titles and panel titles between them) and a dot on each curve, placed from the
  * values count(model, T, 1) returned (so the dots sit on Rust's numbers, not on interpolation).
  */
 export function cursorLayout(layout, { seqLen, total, parameterFlops, attentionFlops, share }) {
@@ -155,8 +156,7 @@ export function cursorLayout(layout, { seqLen, total, parameterFlops, attentionF
   const yF = layout.flops.y.map;
   return {
     x: cx,
-    top: layout.flops.top,
-    bottom: layout.share.bottom,
+    spans: [layout.flops, layout.share].map((panel) => ({ top: panel.top, bottom: panel.bottom })),
     dots: [
       { key: 'total', x: cx, y: round1(yF(total)) },
       { key: 'parameter', x: cx, y: round1(yF(parameterFlops)) },

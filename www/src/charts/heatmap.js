@@ -99,8 +99,3 @@ export function heatmapLayout({ rows, cols, values, cell = 10, gutter = 0, top =
   }
   return { width: gutter + cols * cell, height: top + rows * cell, limit, min, max, cells };
 }
-
-/** The centre of row `row`'s label in the gutter: { x, y }. */
-export function rowLabelPosition(row, { cell = 10, gutter = 0, top = 0 } = {}) {
-  return { x: gutter - 3, y: top + row * cell + cell / 2 };
-}

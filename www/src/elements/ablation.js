@@ -8,13 +8,15 @@
 // Attributes: model (six-blocks, the default, or shipped: the 2-block model), mode (removed, the
 // default, or overwritten).
 
+import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { errorText, h, TbElement, watchWidth } from './base.js';
+import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { makeModel } from '../train/models.js';
-import { modelSwitcher, reportedFigure, shippedModelAttr, REPORTED_CSS } from './experiment-parts.js';
+import { modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -36,10 +38,11 @@ ${REPORTED_CSS}`;
 const MODES = { removed: 'removed (the stream passes it untouched)', overwritten: 'overwriting (its adds become assignments)' };
 
 export class TbAblation extends TbElement {
-  static observedAttributes = ['model', 'mode'];
-  static styles = [sheet(CSS)];
+  static observedAttributes = ['model', 'weights-src', 'mode'];
+  static styles = [sheet(CSS), checkpointSheet];
 
   #lib;
+  #page = null; // the author's checkpoint files (weights-src), once loaded
   #model = null; // the CharModel being measured
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #job = 0; // increments to cancel measurements of a model no longer shown
@@ -49,8 +52,7 @@ export class TbAblation extends TbElement {
   #off;
   #drawnWidth = 0;
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#job++;
     this.#observer?.disconnect();
     this.#off?.();
@@ -60,14 +62,17 @@ export class TbAblation extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    const source = shippedModelAttr(this);
+    const start = startingModel(this, lib);
+    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    const { source, page } = start;
+    this.#page = page;
     let mode = this.attr('mode', 'removed');
     if (!(mode in MODES)) {
-      this.warn(`mode "${mode.slice(0, 24)}" is not a mode: choose removed or overwritten; using removed`);
+      this.warn(`mode "${clipText(mode)}" is not a mode: choose removed or overwritten; using removed`);
       mode = 'removed';
     }
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, source, (picked) => this.#measure(picked));
+    const { control, select, off } = modelSwitcher(this.uid, lib, source, (picked) => this.#measure(picked), page);
     this.#off = off;
     const radios = Object.entries(MODES).map(([value, label]) => {
       const id = `${this.uid}-mode-${value}`;
@@ -95,6 +100,7 @@ export class TbAblation extends TbElement {
       reportedFigure(reported.source, reported.ablation),
     );
     this.#observer?.disconnect();
+    this.#drawnWidth = 0; // a new chart box: draw it whatever the width
     this.#observer = watchWidth(chart, () => this.#draw(false));
     this.#measure(source);
   }
@@ -110,7 +116,7 @@ export class TbAblation extends TbElement {
     this.#model?.free();
     this.#model = null;
     try {
-      this.#model = makeModel(this.#lib, source);
+      this.#model = makeModel(this.#lib, source, 0, this.#page);
     } catch (err) {
       error.textContent = errorText(err);
       error.hidden = false;

@@ -21,9 +21,12 @@ import {
   layoutMatrices,
   nextIndex,
   textWidth,
+  FONT_LABEL,
+  FONT_SMALL,
 } from '../charts/anatomy-layout.js';
 import { breakdownSegments, groupClass, renderBreakdownBar } from '../charts/breakdown.js';
 import { NO_PARAMETERS, describePart } from './anatomy-text.js';
+import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;
@@ -49,9 +52,8 @@ const CSS = `
 .details ul { margin: 0; padding-left: 1.1rem; }
 .details .params { font-weight: 600; }
 svg.anatomy { width: 100%; height: auto; }
-svg.anatomy text { font-size: 12px; }
-svg.anatomy .small { font-size: 10px; }
-svg.anatomy .sub { font-size: 8px; }
+svg.anatomy text { font-size: ${FONT_LABEL}px; }
+svg.anatomy .small, svg.anatomy .sub { font-size: ${FONT_SMALL}px; }
 svg.anatomy .muted-text { fill: var(--_muted); }
 .part { cursor: pointer; }
 .part:focus { outline: none; }
@@ -88,7 +90,6 @@ ${GROUPS.map(
 .headline { display: flex; flex-wrap: wrap; gap: 0.5rem 1.75rem; margin: 0.75rem 0 0; }
 .headline dt { color: var(--_muted); font-size: 0.85rem; }
 .headline dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
-.model-control select { max-width: 100%; }
 `;
 
 /** "768 × 3,072" */
@@ -158,8 +159,8 @@ function matrixName(name, x, y) {
 }
 
 class TbAnatomy extends TbElement {
-  static observedAttributes = ['model', 'seq-len'];
-  static styles = [sheet(CSS)];
+  static observedAttributes = ['model', 'config-src', 'seq-len'];
+  static styles = [sheet(CSS), modelSwitcherSheet];
 
   #lib = null;
   #model = DEFAULT_MODEL;
@@ -167,42 +168,34 @@ class TbAnatomy extends TbElement {
   #selected = DEFAULT_PART;
   #focused = DEFAULT_PART;
   #parts = {}; // the output regions, filled by #refresh
+  #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
 
   render(lib) {
     this.#lib = lib;
-    const presets = this.attempt(() => lib.presets(), () => []);
-
-    let model = this.attr('model', DEFAULT_MODEL);
+    let model = this.#choice.model();
+    if (model === null) return this.#choice.showLoading();
     let probe;
     try {
-      probe = lib.count(model, 1, BATCH);
+      probe = countModel(lib, model, 1, BATCH);
     } catch (err) {
       this.warn(`${errorText(err)}. Showing GPT-2 small instead.`);
       model = DEFAULT_MODEL;
-      probe = lib.count(model, 1, BATCH);
+      probe = countModel(lib, model, 1, BATCH);
     }
     const context = probe.config.context;
 
     let seqLen = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     let report;
     try {
-      report = lib.count(model, seqLen, BATCH);
+      report = countModel(lib, model, seqLen, BATCH);
     } catch (err) {
       seqLen = seqLen > context ? context : Math.min(DEFAULT_SEQ_LEN, context);
       this.warn(`${errorText(err)}; showing T = ${formatInteger(seqLen)}.`);
-      report = lib.count(model, seqLen, BATCH);
+      report = countModel(lib, model, seqLen, BATCH);
     }
     this.#model = model;
     this.#report = report;
 
-    const selectId = `${this.uid}-model`;
-    const options = presets.map((p) => h('option', { value: p.name, selected: p.name === model }, p.label));
-    if (!presets.some((p) => p.name === model)) {
-      options.push(h('option', { value: model, selected: true }, report.config.label || report.model));
-    }
-    const select = h('select', { id: selectId }, options);
-    select.value = model;
-    select.addEventListener('change', () => this.#setModel(select.value));
 
     const seqControl = seqLenControl({
       uid: this.uid,
@@ -217,10 +210,10 @@ class TbAnatomy extends TbElement {
     const diagram = h('div', { class: 'diagram' });
     const details = h('div', { class: 'details', role: 'group', 'aria-live': 'polite', 'aria-label': 'Selected part' });
     const breakdown = h('div', { class: 'breakdown', role: 'group', 'aria-labelledby': `${this.uid}-breakdown-title` });
-    this.#parts = { select, seqControl, message, diagram, details, breakdown };
+    this.#parts = { seqControl, message, diagram, details, breakdown };
 
     this.shadowRoot.replaceChildren(
-      h('div', { class: 'controls model-control' }, h('label', { htmlFor: selectId }, 'Model'), select),
+      this.#choice.switcher(lib, model, (picked) => this.#setModel(picked)),
       seqControl,
       message,
       h('div', { class: 'panes' }, diagram, details),
@@ -234,9 +227,9 @@ class TbAnatomy extends TbElement {
     const lib = this.#lib;
     let report;
     try {
-      const context = lib.count(model, 1, BATCH).config.context;
+      const context = countModel(lib, model, 1, BATCH).config.context;
       const seqLen = Math.min(this.#report.seq_len, context);
-      report = lib.count(model, seqLen, BATCH);
+      report = countModel(lib, model, seqLen, BATCH);
     } catch (err) {
       this.#showMessage(errorText(err));
       return;
@@ -255,7 +248,7 @@ class TbAnatomy extends TbElement {
   #setSeqLen(seqLen) {
     let report;
     try {
-      report = this.#lib.count(this.#model, seqLen, BATCH);
+      report = countModel(this.#lib, this.#model, seqLen, BATCH);
     } catch (err) {
       this.#showMessage(`${errorText(err)}; still showing T = ${formatInteger(this.#report.seq_len)}.`);
       return;
@@ -301,7 +294,7 @@ class TbAnatomy extends TbElement {
   /** Whether a box has room for its note at the right of its label (else the note is not drawn). */
   #fits(item, note) {
     const b = this.#layout?.boxes[item.key];
-    return Boolean(b) && textWidth(item.label) + textWidth(note, 11) + 28 <= b.w;
+    return Boolean(b) && textWidth(item.label) + textWidth(note, FONT_SMALL) + 28 <= b.w;
   }
 
   #flopsFigure() {
@@ -472,8 +465,9 @@ class TbAnatomy extends TbElement {
     }
 
     g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
-    const right = this.#boxNote(item);
-    if (right && this.#fits(item, right)) {
+    // The note, or its shorter form ("1.54K" for "1.54K per block") where the box is too narrow.
+    const right = [this.#boxNote(item), this.#shortNote(item)].find((note) => note && this.#fits(item, note));
+    if (right) {
       const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
       g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
     }
@@ -498,6 +492,12 @@ class TbAnatomy extends TbElement {
     if (part.part === 'feed_forward' && config.moe) return `${config.moe.n_experts} experts, ${config.moe.experts_per_token} per token`;
     if (part.params === 0) return 'tied: the token table';
     return part.per_block ? `${formatCompact(part.params_each)} per block` : formatCompact(part.params);
+  }
+
+  /** A per-block part's note without "per block" (the block's frame says it); null for the rest. */
+  #shortNote(item) {
+    const part = item.part;
+    return part?.per_block && part.params > 0 && !(part.part === 'feed_forward' && this.#report.config.moe) ? formatCompact(part.params_each) : null;
   }
 
   #optionElements() {
@@ -618,7 +618,7 @@ function wrapWords(text, width, x) {
   let line = '';
   for (const word of text.split(' ')) {
     const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next, 10) > width) {
+    if (line && textWidth(next, FONT_SMALL) > width) {
       lines.push(line);
       line = word;
     } else line = next;

@@ -6,7 +6,12 @@
 //     static observedAttributes = ['model'];
 //     static styles = [sheet(`...`)];          // optional, adopted after the theme
 //     render(lib) { ... }                      // lib: the wasm facade; throw to show a message
+//     release() { ... }                        // optional: free models, workers, observers
 //   }
+//
+// An element moved (taken out and put back in the same task) keeps everything it holds; one that
+// stays out of the document is released (release(): wasm objects freed, workers ended, observers
+// and listeners removed), and renders afresh if it is put back later.
 //
 // When an element first shows its content (or its message), it fires `tb-ready` (bubbles, crosses
 // shadow roots; detail: { time }, performance.now() then) and resolves `element.rendered`; a page
@@ -81,6 +86,8 @@ export class TbElement extends HTMLElement {
   #scheduled = false;
   #messages = [];
   #started = false; // may render: firstRenders reached it
+  #released = false; // out of the document past a task: release() ran, the next connection renders
+  #held = new Set(); // parts that hear of attribute changes and are released with the element (hold)
   #ready;
   /** A promise of the time (performance.now()) the element first showed its content or message. */
   rendered = new Promise((resolve) => {
@@ -96,13 +103,35 @@ export class TbElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this.#started) this.update();
-    else firstRenders.add(this);
+    if (!this.#started) return firstRenders.add(this);
+    if (this.#released) {
+      this.#released = false;
+      this.update();
+    }
   }
 
   disconnectedCallback() {
-    if (!this.#started) firstRenders.delete(this);
+    if (!this.#started) return firstRenders.delete(this);
+    // A move reconnects the element before this microtask runs; an element still out lets go.
+    queueMicrotask(() => {
+      if (this.isConnected || this.#released) return;
+      this.#released = true;
+      for (const part of this.#held) part.release?.();
+      this.release();
+    });
   }
+
+  /** Whether the element has been released (out of the document; see release). */
+  get released() {
+    return this.#released;
+  }
+
+  /**
+   * Let go of what the element holds (wasm objects, workers, observers, listeners on shared
+   * things), once it has stayed out of the document. Subclasses that hold any override it; when the
+   * element is connected again it renders from scratch.
+   */
+  release() {}
 
   [START]() {
     this.#started = true;
@@ -110,7 +139,18 @@ export class TbElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue !== newValue) this.update();
+    if (oldValue === newValue) return;
+    for (const part of this.#held) part.attributeChanged?.(name);
+    this.update();
+  }
+
+  /**
+   * Keep `part` (a ModelChoice, say) with the element: its attributeChanged(name) runs before the
+   * re-render an attribute change causes, its release() with the element's. Returns it.
+   */
+  hold(part) {
+    this.#held.add(part);
+    return part;
   }
 
   /** Re-render once, after the current batch of changes (not before its first render's turn). */
@@ -129,12 +169,14 @@ export class TbElement extends HTMLElement {
         return;
       }
       this.#messages = [];
+      const focus = focusedControl(this.shadowRoot);
       try {
         this.render(lib);
       } catch (err) {
         this.warn(errorText(err));
       }
       this.#showMessages();
+      focus?.restore();
       this.#signalReady();
     });
   }
@@ -194,6 +236,24 @@ export class TbElement extends HTMLElement {
     if (error) this.warn(error);
     return value;
   }
+}
+
+/**
+ * The control that has the keyboard focus inside `root`, if any: { restore() } puts the focus back
+ * on it after a render replaced it, on the new control with the same id (or the same label), so a
+ * keyboard or screen-reader user stays where they were. A render that kept the control changes nothing.
+ */
+function focusedControl(root) {
+  const el = root.activeElement;
+  if (!el) return null;
+  const label = el.getAttribute('aria-label');
+  const selector = el.id ? `#${CSS.escape(el.id)}` : label ? `${el.localName}[aria-label="${CSS.escape(label)}"]` : null;
+  return {
+    restore() {
+      if (el.isConnected || !selector) return;
+      root.querySelector(selector)?.focus({ preventScroll: true });
+    },
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
 import { renderCostChart } from '../charts/cost-chart-svg.js';
 import { formatSI, formatPercent, formatInteger, formatDecimal } from '../format.js';
+import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;
@@ -30,7 +31,7 @@ const CSS = `
 .half-line { stroke: var(--_muted); stroke-dasharray: 3 3; }
 .crossover line, .crossover path { stroke: var(--_accent); stroke-width: 2; fill: none; }
 .crossover circle { fill: var(--_accent); }
-.crossover text { fill: var(--_accent); font-weight: 600; }
+.crossover text { fill: var(--_accent); font-weight: 600; paint-order: stroke; stroke: var(--_bg); stroke-width: 4px; stroke-linejoin: round; }
 .cursor-line { stroke: var(--_accent); stroke-width: 1.5; }
 .cursor-dot { fill: var(--_bg); stroke-width: 2; }
 .dot-total { stroke: var(--_fg); }
@@ -48,8 +49,8 @@ const CSS = `
 `;
 
 export class TbCostChart extends TbElement {
-  static observedAttributes = ['model', 'seq-len'];
-  static styles = [sheet(CSS)];
+  static observedAttributes = ['model', 'config-src', 'seq-len'];
+  static styles = [sheet(CSS), modelSwitcherSheet];
 
   #lib;
   #model = DEFAULT_MODEL;
@@ -60,15 +61,18 @@ export class TbCostChart extends TbElement {
   #observer;
   #drawnWidth = 0;
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
+  #keptSeqLen = null; // the reader's T, carried over to the model they pick next
+
+  release() {
     this.#observer?.disconnect();
     this.#observer = undefined;
   }
 
   render(lib) {
     this.#lib = lib;
-    const requested = this.attr('model', DEFAULT_MODEL);
+    const requested = this.#choice.model();
+    if (requested === null) return this.#choice.showLoading();
     this.#model = requested;
     this.#curve = this.attempt(
       () => lib.cost_curve(requested, CURVE_POINTS),
@@ -77,12 +81,15 @@ export class TbCostChart extends TbElement {
         return lib.cost_curve(DEFAULT_MODEL, CURVE_POINTS);
       },
     );
-    const seqLenAttr = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
+    // The reader's T when they switched models (as far as the new model goes), else the attribute's.
+    const kept = this.#keptSeqLen === null ? null : Math.min(this.#keptSeqLen, this.#curve.context);
+    this.#keptSeqLen = null;
+    const seqLenAttr = kept ?? this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     let report = this.attempt(
-      () => lib.count(this.#model, seqLenAttr, 1),
+      () => countModel(lib, this.#model, seqLenAttr, 1),
       () => null,
     );
-    if (!report) report = lib.count(this.#model, Math.min(DEFAULT_SEQ_LEN, this.#curve.context), 1);
+    if (!report) report = countModel(lib, this.#model, Math.min(DEFAULT_SEQ_LEN, this.#curve.context), 1);
     this.#seqLen = report.seq_len;
     const label = report.config.label;
     const context = this.#curve.context;
@@ -117,8 +124,13 @@ export class TbCostChart extends TbElement {
     const inputError = h('p', { class: 'error', role: 'alert', hidden: true });
 
     this.#parts = { slider, field, chartBox, readout, inputError, label, ariaLabel, crossText };
+    const switcher = this.#choice.switcher(lib, this.#model, () => {
+      this.#keptSeqLen = this.#seqLen;
+      this.update();
+    });
     this.shadowRoot.replaceChildren(
       h('h3', {}, `What a token costs in ${label}`),
+      switcher,
       control,
       inputError,
       chartLegend([
@@ -190,7 +202,7 @@ export class TbCostChart extends TbElement {
     if (fromChart && t === this.#seqLen) return;
     let report;
     try {
-      report = this.#lib.count(this.#model, t, 1);
+      report = countModel(this.#lib, this.#model, t, 1);
     } catch (err) {
       inputError.textContent = errorText(err);
       inputError.hidden = false;

@@ -41,8 +41,7 @@ export class TbDepthLatency extends TbElement {
   #job = 0;
   #visible;
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#job++;
     this.#visible?.disconnect();
     this.#free();

@@ -6,6 +6,7 @@
 //   renderer = { title, intro, render({ lib, defaults, uid }) -> Node }
 
 import { TbElement, h } from './base.js';
+import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { masksSheet } from './masks.js';
 import residual from './examples/residual.js';
@@ -68,7 +69,7 @@ class TbExample extends TbElement {
       this.warn(
         asked === null
           ? `tb-example needs a name: one of ${allowed}; showing ${DEFAULT_NAME}`
-          : `unknown example "${asked}": choose one of ${allowed}; showing ${DEFAULT_NAME}`,
+          : `unknown example "${clipText(asked)}": choose one of ${allowed}; showing ${DEFAULT_NAME}`,
       );
       name = DEFAULT_NAME;
     }

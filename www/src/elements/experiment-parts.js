@@ -2,36 +2,62 @@
 // switcher that learns of a model trained on the page, and GPT-2 small's reported figures.
 
 import { h } from './base.js';
+import { clipText } from '../attributes.js';
 import { MODEL_LABELS } from '../train/models.js';
 import { latestTrained, onTrained } from '../train/trained.js';
+import { LOAD_CHECKPOINT, checkpointPicker } from '../controls/checkpoint-picker.js';
+import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 export function shippedModelAttr(element) {
   const source = element.attr('model', 'six-blocks');
   if (source === 'six-blocks' || source === 'shipped') return source;
-  element.warn(`model "${source.slice(0, 24)}" is not a shipped model: choose six-blocks or shipped; using six-blocks`);
+  element.warn(`model "${clipText(source)}" is not a shipped model: choose six-blocks or shipped; using six-blocks`);
   return 'six-blocks';
 }
 
 /**
- * A labelled model switcher (the two shipped models and "the model I trained", enabled once a run
- * on the page has finished). `onPick(source)` runs when the reader picks one, and again when a new
- * model is trained while "the model I trained" is picked. Returns { control, select, off }.
+ * The model an experiment starts with: the author's own (weights-src) once it has loaded, else the
+ * `model` attribute's. Returns { source, page } (page: the author's files, or null), or { loading }:
+ * the elements to show while weights-src loads (the element re-renders when it is done).
  */
-export function modelSwitcher(uid, source, onPick) {
+export function startingModel(element, lib) {
+  const src = element.attr('weights-src', null);
+  if (src !== null) {
+    const load = pageCheckpoint(src, lib.CharModel.checkpoint_limit(), () => element.update());
+    if (load.state === 'loading') return { loading: loadingView(load, src) };
+    if (load.state === 'ready') return { source: 'page', page: load.files };
+    element.warn(load.message);
+  }
+  return { source: shippedModelAttr(element), page: null };
+}
+
+/**
+ * A labelled model switcher (the two shipped models, "the model I trained", enabled once a run on
+ * the page has finished, and the reader's checkpoint). `onPick(source)` runs when the reader picks
+ * one, and again when a new model is trained (or a checkpoint loaded) while it is picked; `page`:
+ * the author's files (startingModel), offered first. Returns { control, select, off }.
+ */
+export function modelSwitcher(uid, lib, source, onPick, page = null) {
   const id = `${uid}-model`;
   const select = h(
     'select',
     { id },
+    page ? h('option', { value: 'page' }, `${MODEL_LABELS.page} (${clipText(page.name, 40)})`) : null,
     ['six-blocks', 'shipped', 'trained'].map((k) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, MODEL_LABELS[k])),
   );
   select.value = source;
-  select.addEventListener('change', () => onPick(select.value));
-  const off = onTrained(() => {
+  const picker = checkpointPicker({ uid, lib, select, onPick });
+  select.addEventListener('change', () => select.value !== LOAD_CHECKPOINT && onPick(select.value));
+  const offTrained = onTrained(() => {
     select.querySelector('option[value="trained"]').disabled = false;
     if (select.value === 'trained') onPick('trained');
   });
-  return { control: h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select), select, off };
+  const off = () => {
+    offTrained();
+    picker.off();
+  };
+  return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select), picker.panel), select, off };
 }
 
 /** GPT-2 small's reported figures (`items` of reported_gpt2_small()), labelled as quoted. */

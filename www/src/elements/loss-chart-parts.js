@@ -23,21 +23,38 @@ button:disabled { opacity: 0.55; cursor: default; }
 .outcome { font-weight: 600; }
 `;
 
+/** Under prefers-reduced-motion, a live chart is redrawn at most once in this many ms. */
+export const REDUCED_MOTION_GAP_MS = 1000;
+
 /**
  * A function that asks for `draw()` at the next animation frame, once however often it is called
- * before then. An error while drawing goes to `fail(error)` instead of escaping the frame.
+ * before then. A reader who asked for reduced motion gets at most one draw a second instead of one
+ * a frame: the curve still grows, in steps, and the last call is always drawn. An error while
+ * drawing goes to `fail(error)` instead of escaping the frame.
  */
 export function frameScheduler(draw, fail) {
-  let frame = 0;
-  return () => {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
+  let pending = false;
+  let last = -Infinity;
+  const run = () =>
+    requestAnimationFrame(() => {
+      pending = false;
+      last = performance.now();
       try {
         draw();
       } catch (err) {
         fail(err);
       }
     });
+  return () => {
+    if (pending) return;
+    pending = true;
+    const wait = reducedMotion() ? REDUCED_MOTION_GAP_MS - (performance.now() - last) : 0;
+    if (wait > 0) setTimeout(run, wait);
+    else run();
   };
+}
+
+/** Whether the reader asked for reduced motion (false where matchMedia does not exist). */
+function reducedMotion() {
+  return globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }

@@ -44,7 +44,10 @@ export const masksSheet = sheet(MASKS_CSS);
  */
 export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   let tokens = n;
-  let pos = position ?? n - 1;
+  // The position the reader chose (null: the last token, whatever the count). Fewer tokens show the
+  // last one they have, and the choice comes back with the count.
+  let chosen = position;
+  const shownPosition = (count) => Math.max(0, Math.min(chosen ?? count - 1, count - 1));
 
   const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
   const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': 'Number of tokens (slider)' });
@@ -53,7 +56,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   const showResult = masksResultView();
 
   function fillPositions() {
-    if (pos >= tokens || pos < 0) pos = tokens - 1;
+    const pos = shownPosition(tokens);
     select.replaceChildren(
       ...Array.from({ length: tokens }, (_, i) =>
         h('option', { value: String(i), selected: i === pos }, ids[i] === undefined ? `${i + 1}` : `${i + 1} (id ${ids[i]})`),
@@ -66,7 +69,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   function show(count = tokens) {
     if (!Number.isFinite(count)) return region.fail('Number of tokens: type a whole number');
     region.show(
-      () => lib.example_masks(count, Math.min(pos, Math.max(0, count - 1)), seed),
+      () => lib.example_masks(count, shownPosition(count), seed),
       (result) => {
         if (count !== tokens) {
           tokens = count;
@@ -87,7 +90,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
     show(Number(slider.value));
   });
   select.addEventListener('change', () => {
-    pos = Number(select.value);
+    chosen = Number(select.value);
     show();
   });
 

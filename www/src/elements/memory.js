@@ -7,6 +7,7 @@ import { sheet } from './theme.js';
 import { labelCells, tableCardsSheet } from './table-cards.js';
 import { parseWhole } from '../attributes.js';
 import { formatBytes, formatInteger } from '../format.js';
+import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_BATCH = 1;
@@ -23,38 +24,44 @@ td.num, tbody th { white-space: nowrap; }
 `;
 
 export class TbMemory extends TbElement {
-  static observedAttributes = ['model', 'batch', 'seq-len'];
-  static styles = [sheet(CSS), tableCardsSheet];
+  static observedAttributes = ['model', 'config-src', 'batch', 'seq-len'];
+  static styles = [sheet(CSS), tableCardsSheet, modelSwitcherSheet];
 
   #lib;
   #model = DEFAULT_MODEL;
   #parts;
+  #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
+  #kept = null; // the reader's B and T text, carried over to the model they pick next
 
   render(lib) {
     this.#lib = lib;
-    const requested = this.attr('model', DEFAULT_MODEL);
+    const requested = this.#choice.model();
+    if (requested === null) return this.#choice.showLoading();
     // The model alone first (T = 1, B = 1), so a bad batch or T is reported on its own.
     this.#model = requested;
     const base = this.attempt(
-      () => lib.count(requested, 1, 1),
+      () => countModel(lib, requested, 1, 1),
       () => {
         this.#model = DEFAULT_MODEL;
-        return lib.count(DEFAULT_MODEL, 1, 1);
+        return countModel(lib, DEFAULT_MODEL, 1, 1);
       },
     );
     const c = base.config;
 
-    const b = this.wholeAttr('batch', DEFAULT_BATCH);
-    const t = this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
+    // The reader's B and T when they switched models, else the attributes'.
+    const kept = this.#kept;
+    this.#kept = null;
+    const b = kept ? kept.batch : this.wholeAttr('batch', DEFAULT_BATCH);
+    const t = kept ? Math.min(kept.seqLen, c.context) : this.wholeAttr('seq-len', DEFAULT_SEQ_LEN);
     const batch = this.attempt(
-      () => (lib.count(this.#model, 1, b), b),
+      () => (countModel(lib, this.#model, 1, b), b),
       () => DEFAULT_BATCH,
     );
     const seqLen = this.attempt(
-      () => (lib.count(this.#model, t, 1), t),
+      () => (countModel(lib, this.#model, t, 1), t),
       () => Math.min(DEFAULT_SEQ_LEN, c.context),
     );
-    const report = lib.count(this.#model, seqLen, batch);
+    const report = countModel(lib, this.#model, seqLen, batch);
 
     const batchId = `${this.uid}-batch`;
     const seqId = `${this.uid}-seq`;
@@ -80,8 +87,14 @@ export class TbMemory extends TbElement {
     const region = resultRegion();
     this.#parts = { batchField, seqField, region, captionId, config: c };
 
+    const switcher = this.#choice.switcher(lib, this.#model, () => {
+      const [batchValue, seqValue] = [Number(batchField.value), Number(seqField.value)];
+      if (Number.isSafeInteger(batchValue) && Number.isSafeInteger(seqValue)) this.#kept = { batch: batchValue, seqLen: seqValue };
+      this.update();
+    });
     this.shadowRoot.replaceChildren(
       h('h3', {}, `Memory for ${c.label}`),
+      switcher,
       h(
         'div',
         { class: 'controls' },
@@ -120,7 +133,7 @@ export class TbMemory extends TbElement {
       return parsed.value;
     };
     region.show(
-      () => this.#lib.count(this.#model, read(seqField, 'T'), read(batchField, 'batch')),
+      () => countModel(this.#lib, this.#model, read(seqField, 'T'), read(batchField, 'batch')),
       (report) => this.#table(report),
     );
   }

@@ -21,8 +21,8 @@ const CSS = `
 .routing td.skipped { color: var(--_muted); }
 .bars svg { width: 100%; max-width: 30rem; }
 .bars .bar { fill: var(--_router); }
-.bars .axis { font-size: 10px; fill: var(--_muted); }
-.bars .count { font-size: 10px; }
+.bars .axis { font-size: 12px; fill: var(--_muted); }
+.bars .count { font-size: 12px; }
 .bars .base { stroke: var(--_rule); }
 section + section { margin-top: 1rem; }
 figure { margin: 0.5rem 0; }

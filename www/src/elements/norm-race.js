@@ -51,10 +51,14 @@ export class TbNormRace extends TbElement {
     (err) => this.#fail(`could not draw the race: ${errorText(err)}`),
   );
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#observer?.disconnect();
     this.#stop();
+    // The workers end with the element; a race shown again starts from a fresh view.
+    this.#runners?.pre.close();
+    this.#runners?.post.close();
+    this.#runners = null;
+    this.#race = null;
   }
 
   render(lib) {
@@ -138,6 +142,11 @@ export class TbNormRace extends TbElement {
     this.#setRunning(true);
     if (!this.#runners) {
       const [a, b] = await Promise.all([trainingRunner(), trainingRunner()]);
+      if (this.released) {
+        a.close();
+        b.close();
+        return;
+      }
       this.#runners = { pre: a, post: b };
       a.onmessage = (m) => this.#receive('pre', m);
       b.onmessage = (m) => this.#receive('post', m);

@@ -6,6 +6,7 @@ import { TbElement, h } from './base.js';
 import { sheet } from './theme.js';
 import { labelCells, tableCardsSheet } from './table-cards.js';
 import { formatInteger, formatPercent } from '../format.js';
+import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 
@@ -41,14 +42,18 @@ summary { cursor: pointer; }
 `;
 
 export class TbParamTable extends TbElement {
-  static observedAttributes = ['model'];
-  static styles = [sheet(CSS), tableCardsSheet];
+  static observedAttributes = ['model', 'config-src'];
+  static styles = [sheet(CSS), tableCardsSheet, modelSwitcherSheet];
+
+  #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
 
   render(lib) {
-    const requested = this.attr('model', DEFAULT_MODEL);
+    const requested = this.#choice.model();
+    if (requested === null) return this.#choice.showLoading();
+    let shown = requested;
     const report = this.attempt(
-      () => lib.count(requested, 1, 1),
-      () => lib.count(DEFAULT_MODEL, 1, 1),
+      () => countModel(lib, requested, 1, 1),
+      () => countModel(lib, (shown = DEFAULT_MODEL), 1, 1),
     );
     const c = report.config;
     const captionId = `${this.uid}-caption`;
@@ -104,6 +109,7 @@ export class TbParamTable extends TbElement {
       `12·L·d² + V·d leaves out ${formatPercent(k.left_out_of_total)} of the total.`;
 
     this.shadowRoot.replaceChildren(
+      this.#choice.switcher(lib, shown),
       h('div', { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': captionId }, labelCells(table)),
       h(
         'p',

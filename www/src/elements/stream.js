@@ -6,6 +6,7 @@
 //
 // Attribute: model (six-blocks, the default, or shipped: the 2-block model).
 
+import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
@@ -13,7 +14,7 @@ import { linearScale } from '../charts/cost-layout.js';
 import { roundTicks } from '../charts/loss-layout.js';
 import { formatDecimal, formatPercent } from '../format.js';
 import { makeModel } from '../train/models.js';
-import { modelSwitcher, reportedFigure, shippedModelAttr, REPORTED_CSS } from './experiment-parts.js';
+import { modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .chart { width: 100%; min-width: 0; }
@@ -33,27 +34,30 @@ const CSS = `
 ${REPORTED_CSS}`;
 
 export class TbStream extends TbElement {
-  static observedAttributes = ['model'];
-  static styles = [sheet(CSS)];
+  static observedAttributes = ['model', 'weights-src'];
+  static styles = [sheet(CSS), checkpointSheet];
 
   #lib;
+  #page = null; // the author's checkpoint files (weights-src), once loaded
   #parts;
   #stats = null;
   #observer;
   #off;
   #drawnWidth = 0;
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#observer?.disconnect();
     this.#off?.();
   }
 
   render(lib) {
     this.#lib = lib;
-    const source = shippedModelAttr(this);
+    const start = startingModel(this, lib);
+    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    const { source, page } = start;
+    this.#page = page;
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, source, (picked) => this.#measure(picked));
+    const { control, select, off } = modelSwitcher(this.uid, lib, source, (picked) => this.#measure(picked), page);
     this.#off = off;
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
@@ -76,6 +80,7 @@ export class TbStream extends TbElement {
       reportedFigure(reported.source, reported.stream),
     );
     this.#observer?.disconnect();
+    this.#drawnWidth = 0; // a new chart box: draw it whatever the width
     this.#observer = watchWidth(chart, () => this.#draw(false));
     this.#measure(source);
   }
@@ -84,7 +89,7 @@ export class TbStream extends TbElement {
     const { error } = this.#parts;
     let model;
     try {
-      model = makeModel(this.#lib, source);
+      model = makeModel(this.#lib, source, 0, this.#page);
       this.#stats = { ...model.stream(), info: model.info() };
     } catch (err) {
       error.textContent = errorText(err);

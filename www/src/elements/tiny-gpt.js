@@ -13,11 +13,17 @@
 import { TbElement, h, resultRegion, errorText } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
-import { heatmapLayout, paletteCss, rowLabelPosition, LEVELS, levelClass } from '../charts/heatmap.js';
+import { heatmapLayout, paletteCss, LEVELS, levelClass } from '../charts/heatmap.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { latestTrained, onTrained } from '../train/trained.js';
 import { makeModel } from '../train/models.js';
+import { LOAD_CHECKPOINT, checkpointPicker, checkpointSheet } from '../controls/checkpoint-picker.js';
+import { latestCheckpoint } from '../models/your-checkpoint.js';
+import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
 import { clipText, parseWhole } from '../attributes.js';
+
+/** A heatmap row's height in px; its label is 1 px smaller. */
+const ROW = 12;
 
 export const HEATMAP_CSS = `
 :host, .heatmap-scope {
@@ -27,10 +33,13 @@ export const HEATMAP_CSS = `
 }
 .heatmap { margin: 0.5rem 0 0.75rem; }
 .heatmap figcaption { font-weight: 600; }
-.heatmap svg { width: auto; max-width: 100%; }
-.heatmap .frame { fill: none; stroke: var(--_rule); stroke-width: 0.5; }
-.heatmap .best { fill: none; stroke: var(--_fg); stroke-width: 1.5; }
-.heatmap .axis { font-size: 10px; fill: var(--_muted); }
+/* Row labels beside the map, in HTML, so they keep their size when a narrow column squeezes the
+   map: rows keep their height and only the columns narrow (the map stretches sideways alone). */
+.heatmap .map { display: flex; align-items: flex-start; }
+.heatmap .rows { flex: none; display: grid; grid-auto-rows: ${ROW}px; min-width: 1.4em; padding-right: 3px; font-size: ${ROW - 1}px; line-height: ${ROW}px; text-align: end; color: var(--_muted); font-family: var(--_mono); }
+.heatmap svg { flex: 0 1 auto; min-width: 0; }
+.heatmap .frame { fill: none; stroke: var(--_rule); stroke-width: 0.5; vector-effect: non-scaling-stroke; }
+.heatmap .best { fill: none; stroke: var(--_fg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 h4 { margin-top: 0.75rem; }
 .model-note { font-size: 0.9rem; }
 .next-chars { padding-left: 1.5rem; margin: 0.25rem 0; columns: 16rem; column-gap: 1.5rem; }
@@ -55,30 +64,32 @@ const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
  */
 export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null, note = '' }) {
   const [rows, cols] = dims;
-  const cell = 12;
-  const gutter = 22;
-  const top = 0;
-  const layout = heatmapLayout({ rows, cols, values, cell, gutter, top });
+  const cell = ROW;
+  const layout = heatmapLayout({ rows, cols, values, cell });
   const title = `${name} ${shape(dims)}`;
   const label = `${title} heatmap: values from ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)}${note ? `; ${note}` : ''}`;
+  // Square cells where there is room; in a narrower box the map narrows (its width may shrink,
+  // its height may not: preserveAspectRatio none) and the labels beside it stay as they are.
   const svg = s(
     'svg',
-    { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
+    {
+      viewBox: `0 0 ${layout.width} ${layout.height}`,
+      width: layout.width,
+      height: layout.height,
+      preserveAspectRatio: 'none',
+      role: 'img',
+      'aria-label': label,
+    },
     layout.cells.map((c) => s('rect', { class: c.className, x: c.x, y: c.y, width: c.size, height: c.size })),
-    s('rect', { class: 'frame', x: gutter, y: top, width: layout.width - gutter, height: layout.height - top }),
-    rowLabels.map((text, row) => {
-      const p = rowLabelPosition(row, { cell, gutter, top });
-      return s('text', { class: 'axis', x: p.x, y: p.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, String(text));
-    }),
-    mark
-      ? mark.map((col, row) => s('rect', { class: 'best', x: gutter + col * cell, y: top + row * cell, width: cell, height: cell }))
-      : null,
+    s('rect', { class: 'frame', x: 0, y: 0, width: layout.width, height: layout.height }),
+    mark ? mark.map((col, row) => s('rect', { class: 'best', x: col * cell, y: row * cell, width: cell, height: cell })) : null,
   );
+  svg.style.height = `${layout.height}px`; // as drawn, however narrow the width (no aspect ratio)
   return h(
     'figure',
     { class: 'heatmap' },
     h('figcaption', {}, title, ' ', h('span', { class: 'muted range' }, `(values ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)})`)),
-    svg,
+    h('div', { class: 'map' }, h('div', { class: 'rows', 'aria-hidden': 'true' }, rowLabels.map((text) => h('span', {}, String(text)))), svg),
   );
 }
 
@@ -106,14 +117,13 @@ export function showChar(c) {
 const DEFAULT_TEXT = 'the residual';
 
 class TbTinyGpt extends TbElement {
-  static observedAttributes = ['text', 'seed'];
-  static styles = [heatmapSheet];
+  static observedAttributes = ['text', 'seed', 'weights-src'];
+  static styles = [heatmapSheet, checkpointSheet];
 
   #model = null;
   #off = null;
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#off?.();
     this.#off = null;
     this.#model?.free();
@@ -129,17 +139,27 @@ class TbTinyGpt extends TbElement {
       else if (this.attempt(() => lib.CharModel.untrained(parsed.value).free(), () => null) !== null) seed = parsed.value;
     }
     const text = this.attr('text', DEFAULT_TEXT);
+    // The author's own model (weights-src), fetched once for the page; shown first when it loads.
+    const weightsSrc = this.attr('weights-src', null);
+    let page = null;
+    if (weightsSrc !== null) {
+      const load = pageCheckpoint(weightsSrc, lib.CharModel.checkpoint_limit(), () => this.update());
+      if (load.state === 'loading') return this.shadowRoot.replaceChildren(...loadingView(load, weightsSrc));
+      if (load.state === 'error') this.warn(load.message);
+      else page = load.files;
+    }
 
     const modelId = `${this.uid}-model`;
     const textId = `${this.uid}-text`;
     const select = h(
       'select',
       { id: modelId },
+      page ? h('option', { value: 'page' }, `this page's model (${clipText(page.name, 40)})`) : null,
       h('option', { value: 'shipped' }, 'trained on this page (shipped)'),
       h('option', { value: 'untrained' }, `untrained (seed ${seed ?? 0})`),
       h('option', { value: 'trained', disabled: !latestTrained() }, 'the model I trained'),
     );
-    select.value = seed === null ? 'shipped' : 'untrained';
+    select.value = seed !== null ? 'untrained' : page ? 'page' : 'shipped';
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
@@ -150,12 +170,13 @@ class TbTinyGpt extends TbElement {
       this.#model?.free();
       this.#model = null;
       try {
-        this.#model = makeModel(lib, select.value, seed ?? 0);
+        this.#model = makeModel(lib, select.value, seed ?? 0, page);
       } catch (err) {
         region.fail(errorText(err));
         return false;
       }
-      note.textContent = modelNote(this.#model.info(), latestTrained());
+      const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
+      note.textContent = modelNote(this.#model.info(), latestTrained(), from, select.value);
       written.hidden = true;
       return true;
     };
@@ -163,7 +184,8 @@ class TbTinyGpt extends TbElement {
       if (!this.#model) return;
       region.show(() => this.#model.read(input.value, 3), readingResult);
     };
-    select.addEventListener('change', () => load() && run());
+    const picker = checkpointPicker({ uid: this.uid, lib, select, onPick: () => load() && run() });
+    select.addEventListener('change', () => select.value !== LOAD_CHECKPOINT && load() && run());
     input.addEventListener('input', run);
     writeButton.addEventListener('click', () => {
       if (!this.#model) return;
@@ -175,10 +197,14 @@ class TbTinyGpt extends TbElement {
       }
     });
     this.#off?.();
-    this.#off = onTrained(() => {
+    const offTrained = onTrained(() => {
       select.querySelector('option[value="trained"]').disabled = false;
       if (select.value === 'trained' && load()) run();
     });
+    this.#off = () => {
+      offTrained();
+      picker.off();
+    };
 
     if (load()) run();
     this.shadowRoot.replaceChildren(
@@ -191,6 +217,7 @@ class TbTinyGpt extends TbElement {
         h('label', { htmlFor: textId }, 'Text'),
         input,
       ),
+      picker.panel,
       note,
       region.error,
       region.output,
@@ -201,7 +228,7 @@ class TbTinyGpt extends TbElement {
 }
 
 /** What the model is, in a sentence, from its info(). */
-function modelNote(info, trained) {
+function modelNote(info, trained, files, picked) {
   const size = `${formatInteger(info.n_params)} parameters, ${info.layers} block${info.layers === 1 ? '' : 's'} of width ${info.width}`;
   if (info.source === 'shipped') {
     const t = info.training;
@@ -209,6 +236,9 @@ function modelNote(info, trained) {
   }
   if (info.source === 'trained') {
     return `${size}, ${info.norm}-LN, trained on this page for ${formatInteger(trained.steps)} steps; held-out loss ${formatDecimal(trained.heldOut.loss, 3)} nats.`;
+  }
+  if (info.source === 'checkpoint') {
+    return `${size}, ${info.norm}-LN, from ${picked === 'page' ? "this page's files" : 'your checkpoint'} (${clipText(files?.name ?? '', 40)}).`;
   }
   return `${size}, as initialised, before any training: its guesses are close to uniform.`;
 }

@@ -63,11 +63,14 @@ export class TbTrain extends TbElement {
     (err) => this.#fail(`could not draw the run: ${errorText(err)}`),
   );
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
+  release() {
     this.#observer?.disconnect();
     this.#observer = undefined;
-    if (this.#run && this.#run.state !== 'finished') this.#runner?.post({ type: 'stop' });
+    // The worker ends with the element; an unfinished run is dropped, and the widget shown again
+    // starts from a fresh view (a finished run's model has already been handed to the page).
+    this.#runner?.close();
+    this.#runner = null;
+    if (this.#run && this.#run.state !== 'finished') this.#run = null;
   }
 
   render(lib) {
@@ -100,7 +103,7 @@ export class TbTrain extends TbElement {
       h('option', { value: 'post' }, 'post-LN (original)'),
     );
     norm.value = this.attr('norm', d.norm) === 'post' ? 'post' : 'pre';
-    if (!['pre', 'post'].includes(this.attr('norm', 'pre'))) this.warn(`norm "${this.attr('norm', '')}" is not a norm placement: choose pre or post; using pre`);
+    if (!['pre', 'post'].includes(this.attr('norm', 'pre'))) this.warn(`norm "${clipText(this.attr('norm', ''))}" is not a norm placement: choose pre or post; using pre`);
     inputs.norm = norm;
     fields.push(h('div', { class: 'field' }, h('label', { htmlFor: normId }, 'Norm placement'), norm));
 
@@ -190,7 +193,9 @@ export class TbTrain extends TbElement {
     this.#parts.outcome.textContent = '';
     this.#parts.status.textContent = 'Starting…';
     if (!this.#runner) {
-      this.#runner = await trainingRunner();
+      const runner = await trainingRunner();
+      if (this.released) return runner.close();
+      this.#runner = runner;
       this.#runner.onmessage = (message) => this.#receive(message);
       this.#parts.where.textContent =
         this.#runner.kind === 'worker'

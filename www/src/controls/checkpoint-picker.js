@@ -1,0 +1,168 @@
+// "Your checkpoint…" in the model switcher of the widgets that run a character model: a panel to
+// drop model.safetensors with its config.json and vocab.json (the files `tblock train` writes, or
+// their folder), or to pick them. The weights are read with their progress shown and can be
+// cancelled; the library checks them (models/your-checkpoint.js shares them with the page). A file
+// past the library's limit is refused by its size, before it is read.
+//
+//   const picker = checkpointPicker({ uid, lib, select, onPick });
+//   // adds two options to `select` ("your checkpoint: NAME" and "Your checkpoint…"), and
+//   picker.panel      // the panel, to place after the select
+//   picker.off()      // stop following the page's checkpoint (the widget's release)
+//   onPick('checkpoint') when the reader's checkpoint is loaded or chosen
+
+import { h } from '../elements/base.js';
+import { dropZone } from './drop-zone.js';
+import { readStream } from '../models/read-stream.js';
+import { sheet } from '../elements/theme.js';
+import { clipText } from '../attributes.js';
+import { formatBytes } from '../format.js';
+import { forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint } from '../models/your-checkpoint.js';
+
+export const CHECKPOINT = 'checkpoint';
+/** The value of the "Your checkpoint…" option: not a model, the panel's opener. */
+export const LOAD_CHECKPOINT = '\u0000load-checkpoint';
+const LOAD = LOAD_CHECKPOINT;
+
+export const checkpointSheet = sheet(`
+.your-checkpoint { margin: 0.25rem 0 0.5rem; padding: 0.6rem 0.75rem; border: 1px dashed var(--_rule); border-radius: calc(var(--_radius) / 2); }
+.your-checkpoint.dragging { border-color: var(--_accent); border-style: solid; }
+.your-checkpoint p { margin: 0 0 0.4rem; }
+.your-checkpoint .row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.your-checkpoint input[type="file"] { max-width: 100%; }
+.your-checkpoint progress { width: 100%; }
+`);
+
+export function checkpointPicker({ uid, lib, select, onPick }) {
+  const id = `${uid}-checkpoint`;
+  const limit = lib.CharModel.checkpoint_limit();
+  const yours = h('option', { value: CHECKPOINT });
+  const load = h('option', { value: LOAD }, 'Your checkpoint…');
+  select.append(yours, load);
+  let previous = select.value;
+
+  const file = h('input', { type: 'file', id: `${id}-files`, multiple: true, accept: '.safetensors,.json' });
+  const progress = h('progress', { hidden: true, 'aria-label': 'Reading the checkpoint' });
+  const status = h('p', { class: 'muted', role: 'status' });
+  const message = h('p', { class: 'error', role: 'alert', hidden: true });
+  const cancel = h('button', { type: 'button' }, 'Cancel');
+  const forget = h('button', { type: 'button' }, 'Forget my checkpoint');
+  const panel = h(
+    'div',
+    { class: 'your-checkpoint', id, role: 'group', 'aria-label': 'Your checkpoint', hidden: true },
+    h(
+      'p',
+      {},
+      `Drop model.safetensors with its config.json and vocab.json (what tblock train writes), or their folder, or pick them. ` +
+        `Up to ${formatBytes(limit)} of weights; read in this page only.`,
+    ),
+    h('div', { class: 'row' }, h('label', { htmlFor: file.id, class: 'visually-hidden' }, 'Checkpoint files'), file, cancel, forget),
+    progress,
+    status,
+    message,
+  );
+
+  let reading = null; // { cancelled } while files are read
+  const refresh = () => {
+    const c = latestCheckpoint();
+    yours.textContent = c ? `your checkpoint: ${clipText(c.name, 40)}` : 'your checkpoint';
+    yours.disabled = !c;
+    forget.hidden = !c;
+  };
+  const close = () => {
+    if (reading) reading.cancelled = true;
+    panel.hidden = true;
+    select.value = previous;
+  };
+  const fail = (text) => {
+    progress.hidden = true;
+    status.textContent = '';
+    message.textContent = `${text} The model shown stays.`;
+    message.hidden = false;
+  };
+
+  async function useFiles(files) {
+    message.hidden = true;
+    const weights = files.find((f) => /\.safetensors$/i.test(f.name));
+    if (!weights) return fail('No .safetensors file among them: drop model.safetensors (with its config.json and vocab.json).');
+    if (weights.size > limit) {
+      return fail(`${clipText(weights.name)} is ${formatBytes(weights.size)}: the page runs models of up to ${formatBytes(limit)} (about 4 million parameters).`);
+    }
+    const text = (name) => files.find((f) => f.name === name)?.text() ?? null;
+    const job = { cancelled: false };
+    reading = job;
+    progress.hidden = false;
+    progress.max = weights.size || 1;
+    progress.value = 0;
+    status.textContent = `Reading ${clipText(weights.name)}…`;
+    let bytes;
+    try {
+      bytes = await readStream(weights.stream(), { job, onRead: (n) => (progress.value = n) });
+    } catch (err) {
+      return fail(`${clipText(weights.name)} could not be read: ${err.message}.`);
+    } finally {
+      if (reading === job) reading = null;
+    }
+    if (job.cancelled) return fail('Reading cancelled.');
+    const [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
+    let model;
+    try {
+      model = lib.CharModel.from_checkpoint(new Uint8Array(bytes), config ?? undefined, vocab ?? undefined);
+    } catch (err) {
+      return fail(`${err.message}.`);
+    } finally {
+      model?.free();
+    }
+    progress.hidden = true;
+    const folder = files.folder ?? files[0]?.webkitRelativePath?.split('/')[0];
+    const kept = publishCheckpoint({ name: folder || weights.name, weights: bytes, config, vocab });
+    status.textContent = kept ? '' : 'Loaded; it is too large to keep after a reload of the page.';
+    panel.hidden = !status.textContent;
+    previous = CHECKPOINT;
+    select.value = CHECKPOINT;
+    onPick(CHECKPOINT);
+  }
+
+  select.addEventListener('change', () => {
+    if (select.value !== LOAD) {
+      previous = select.value;
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    message.hidden = true;
+    status.textContent = '';
+    file.focus();
+  });
+  file.addEventListener('change', () => useFiles([...file.files]).finally(() => (file.value = '')));
+  cancel.addEventListener('click', close);
+  forget.addEventListener('click', () => forgetCheckpoint());
+  dropZone(panel, (data) => droppedFiles(data).then(useFiles, (err) => fail(`The dropped folder could not be read: ${err.message}.`)));
+
+  const off = onCheckpoint(() => {
+    refresh();
+    if (select.value === CHECKPOINT) {
+      if (latestCheckpoint()) onPick(CHECKPOINT);
+      else {
+        select.value = select.options[0].value;
+        previous = select.value;
+        onPick(select.value);
+      }
+    }
+  });
+  refresh();
+  return { panel, off };
+}
+
+/** The files of a drop: the files themselves, and the files of a dropped folder (one level). */
+async function droppedFiles(data) {
+  const entries = [...(data?.items ?? [])].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  const folders = entries.filter((e) => e.isDirectory);
+  if (folders.length === 0) return [...(data?.files ?? [])];
+  const files = [];
+  files.folder = folders[0].name;
+  for (const folder of folders) {
+    const children = await new Promise((resolve, reject) => folder.createReader().readEntries(resolve, reject));
+    for (const child of children.filter((c) => c.isFile)) files.push(await new Promise((resolve, reject) => child.file(resolve, reject)));
+  }
+  return files;
+}

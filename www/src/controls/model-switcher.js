@@ -1,0 +1,175 @@
+// The analytic widgets' model switcher: the presets, the page's own model when an author gave one
+// (a config.json in `model` or `config-src`), the reader's model once they have given one, and
+// "Your model…", which opens a panel to paste a config.json, drop the file or pick it. The library
+// reads the text; a file it refuses gets its message (which names the problem, and the supported
+// families for an unknown one) and the model shown stays. The reader's model is kept for this page
+// (models/your-model.js) and offered by every switcher on it.
+//
+//   const switcher = modelSwitcher({ uid, lib, model, page, fallback, onPick });
+//   switcher.element   // the label, the select and the panel
+//   switcher.off()     // stop following the saved model (the widget's release)
+//   onPick(model)      // a preset's name or a config.json's text (fallback: when the reader's
+//                      // model it showed is forgotten)
+
+import { h } from '../elements/base.js';
+import { dropZone } from './drop-zone.js';
+import { sheet } from '../elements/theme.js';
+import { clipText } from '../attributes.js';
+import { formatBytes, formatCompact } from '../format.js';
+import { CONFIG_LIMIT, forgetModel, onModelSaved, saveModel, savedModel } from '../models/your-model.js';
+
+const LOAD = '\u0000load'; // the "Your model…" option: never a preset name or a config's text
+const YOURS = '\u0000yours';
+const PAGE = '\u0000page';
+
+const CSS = `
+.model-control select { max-width: 100%; min-width: 0; }
+.your-model { flex: 1 1 100%; margin: 0.25rem 0 0.5rem; padding: 0.6rem 0.75rem; border: 1px dashed var(--_rule); border-radius: calc(var(--_radius) / 2); }
+.your-model.dragging { border-color: var(--_accent); border-style: solid; }
+.your-model p { margin: 0 0 0.4rem; }
+.your-model textarea { box-sizing: border-box; width: 100%; min-height: 6rem; font-family: var(--_mono); font-size: 0.85rem; }
+.your-model .row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.4rem; }
+.your-model input[type="file"] { max-width: 100%; }
+`;
+
+/** The switcher's stylesheet, for the styles of a widget that shows one. */
+export const modelSwitcherSheet = sheet(CSS);
+
+/** What a config.json is called in the switcher: its name, with its size when the name is only a family's. */
+export function modelLabel(report) {
+  const label = report.config.label || report.model;
+  return label === report.model ? `${label} (${formatCompact(report.total_params)})` : label;
+}
+
+export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }) {
+  const selectId = `${uid}-model`;
+  const panelId = `${uid}-your-model`;
+  const presets = lib.presets();
+  const isPreset = (m) => presets.some((p) => p.name === m);
+  let shown = model; // what the widget shows: a preset's name or a config's text
+  // The author's config.json (page: their model, when it is not a preset), if the library reads it.
+  let pageModel = null;
+  if (page !== null && !isPreset(page)) {
+    try {
+      pageModel = { text: page, label: labelOf(lib, page) };
+    } catch {
+      pageModel = null; // the widget has said why, and shows its default
+    }
+  }
+
+  const select = h('select', { id: selectId, 'aria-controls': panelId });
+  const fill = () => {
+    const saved = savedModel();
+    const options = presets.map((p) => h('option', { value: p.name }, p.label));
+    if (pageModel) options.push(h('option', { value: PAGE }, pageModel.label));
+    if (saved) options.push(h('option', { value: YOURS }, `Your model: ${clipText(saved.label, 60)}`));
+    options.push(h('option', { value: LOAD }, 'Your model…'));
+    select.replaceChildren(...options);
+    select.value = valueOf(shown);
+  };
+  const valueOf = (m) => (isPreset(m) ? m : pageModel && m === pageModel.text ? PAGE : YOURS);
+  const modelOf = (value) => (value === PAGE ? pageModel.text : value === YOURS ? savedModel()?.text : value);
+
+  // The panel: paste, drop or pick; the library decides whether it is a model it can count.
+  const textarea = h('textarea', { id: `${panelId}-text`, spellcheck: false, autocomplete: 'off', 'aria-describedby': `${panelId}-help` });
+  const file = h('input', { type: 'file', id: `${panelId}-file`, accept: '.json,application/json' });
+  const message = h('p', { class: 'error', role: 'alert', hidden: true });
+  const forget = h('button', { type: 'button', hidden: !savedModel() }, 'Forget my model');
+  const panel = h(
+    'div',
+    { class: 'your-model', id: panelId, role: 'group', 'aria-label': 'Your model', hidden: true },
+    h(
+      'p',
+      { id: `${panelId}-help` },
+      'Paste a Hugging Face config.json, drop the file here, or pick it. It is read in this page and kept in this browser only.',
+    ),
+    h('label', { htmlFor: textarea.id, class: 'visually-hidden' }, 'config.json text'),
+    textarea,
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'button', class: 'primary', onclick: () => use(textarea.value) }, 'Show this model'),
+      h('label', { htmlFor: file.id, class: 'visually-hidden' }, 'config.json file'),
+      file,
+      h('button', { type: 'button', onclick: close }, 'Cancel'),
+      forget,
+    ),
+    message,
+  );
+
+  function open() {
+    panel.hidden = false;
+    message.hidden = true;
+    select.value = valueOf(shown);
+    textarea.focus();
+  }
+  function close() {
+    panel.hidden = true;
+    select.value = valueOf(shown);
+  }
+  function fail(text) {
+    message.textContent = `${text} The model shown stays.`;
+    message.hidden = false;
+  }
+  /** Checks a config's text with the library; shows the model it describes, or says why not. */
+  function use(text) {
+    if (text.trim() === '') return fail('Paste a config.json first, or drop or pick the file.');
+    if (new Blob([text]).size > CONFIG_LIMIT) {
+      return fail(`This text is ${formatBytes(new Blob([text]).size)}; a config.json is a few KB (at most ${formatBytes(CONFIG_LIMIT)} here).`);
+    }
+    let label;
+    try {
+      label = labelOf(lib, text);
+    } catch (err) {
+      return fail(`${err.message ?? err}.`);
+    }
+    saveModel({ text, label });
+    shown = text;
+    panel.hidden = true;
+    fill();
+    select.focus({ preventScroll: true });
+    onPick(text);
+  }
+  async function useFile(files) {
+    const list = [...files];
+    const chosen = list.find((f) => f.name === 'config.json') ?? list.find((f) => /\.json$/i.test(f.name)) ?? list[0];
+    if (!chosen) return;
+    if (chosen.size > CONFIG_LIMIT) {
+      return fail(`${clipText(chosen.name)} is ${formatBytes(chosen.size)}: a config.json is a few KB. Drop the model's config.json (its weights are not needed to count it).`);
+    }
+    use(await chosen.text());
+  }
+
+  select.addEventListener('change', () => {
+    if (select.value === LOAD) return open();
+    panel.hidden = true;
+    shown = modelOf(select.value);
+    onPick(shown);
+  });
+  file.addEventListener('change', () => useFile(file.files).finally(() => (file.value = '')));
+  forget.addEventListener('click', () => forgetModel());
+  dropZone(panel, (data) => useFile(data?.files ?? []));
+
+  // Another switcher saved or forgot a model: offer it here too; if this one showed the forgotten
+  // model, it goes back to the first preset.
+  const off = onModelSaved(() => {
+    forget.hidden = !savedModel();
+    if (valueOf(shown) === YOURS && savedModel()?.text !== shown) {
+      shown = savedModel()?.text ?? fallback;
+      onPick(shown);
+    }
+    fill();
+  });
+  fill();
+
+  return {
+    element: h('div', { class: 'controls model-control' }, h('label', { htmlFor: selectId }, 'Model'), select, panel),
+    select,
+    off,
+  };
+}
+
+/** The switcher's name for a model the library can count (throws the library's message if not). */
+function labelOf(lib, text) {
+  return modelLabel(lib.count(text, 1, 1));
+}

@@ -1,0 +1,175 @@
+// Which model an analytic widget shows (<tb-anatomy>, <tb-param-table>, <tb-cost-chart>,
+// <tb-memory>): the one the reader picked in its switcher, else the author's config-src, else the
+// author's `model` attribute (a preset name or a config.json's text), else the default.
+//
+// config-src is the id of a <script type="application/json"> in the page ("#my-config"), or a URL
+// of a .json file on the page's own site, fetched once with its progress shown. Either is checked by
+// the library like a dropped file; a bad one is named and the widget goes on with `model`.
+//
+//   #choice = this.hold(new ModelChoice(this, 'gpt2-small'));   // hears of attributes, released with it
+//   render(lib) {
+//     const model = this.#choice.model();
+//     if (model === null) return this.#choice.showLoading();
+//     …                                               // shown: the model it could show
+//     this.#choice.switcher(lib, shown)                // the switcher; a pick re-renders the widget
+//   }
+
+import { h } from '../elements/base.js';
+import { clipText } from '../attributes.js';
+import { formatBytes } from '../format.js';
+import { CONFIG_LIMIT } from './your-model.js';
+import { readStream } from './read-stream.js';
+import { modelLabel, modelSwitcher, modelSwitcherSheet } from '../controls/model-switcher.js';
+
+export { modelSwitcherSheet };
+
+/**
+ * The library's count(model, T, B), with a config.json that names no model (no `_name_or_path`)
+ * called as its switcher calls it: "llama (8.03B)" rather than "llama".
+ */
+export function countModel(lib, model, seqLen, batch) {
+  const report = lib.count(model, seqLen, batch);
+  report.config.label = modelLabel(report);
+  return report;
+}
+
+export class ModelChoice {
+  #element;
+  #fallback;
+  #picked = null; // the reader's pick, until an author changes an attribute
+  #fetched = null; // { src, text } or { src, error } once a config-src URL has been read
+  #loading = null; // { src, progress } while it is read
+  #off = null; // the switcher's subscription to the reader's saved model
+
+  constructor(element, fallback) {
+    this.#element = element;
+    this.#fallback = fallback;
+  }
+
+  /** The reader picked `model` (a preset's name or a config's text). */
+  pick(model) {
+    this.#picked = model;
+  }
+
+  /** The author changed an attribute: a new model or config-src counts over the reader's pick. */
+  attributeChanged(name) {
+    if (name === 'model' || name === 'config-src') this.#picked = null;
+  }
+
+  /** The model to show, or null while config-src is being fetched (showLoading() then). */
+  model() {
+    return this.#picked ?? this.#author();
+  }
+
+  /**
+   * What the author asked for (config-src, else model, else the default); null while fetching.
+   * `note(message)`: where a problem with config-src goes (the widget's messages).
+   */
+  #author(note = (message) => this.#element.warn(message)) {
+    const el = this.#element;
+    const src = el.attr('config-src', null);
+    if (src !== null) {
+      const text = this.#source(src, note);
+      if (text === null) return null;
+      if (text !== undefined) return text;
+    }
+    return el.attr('model', this.#fallback);
+  }
+
+  /**
+   * The model switcher for a widget showing `shown`. Picking a model re-renders the widget with it,
+   * or runs `onPick(model)` instead (after noting the pick) for a widget that updates in place.
+   */
+  switcher(lib, shown, onPick = () => this.#element.update()) {
+    this.#off?.();
+    // The author's own config, offered beside the presets (read again quietly: render noted any problem).
+    const page = this.#loading === null ? this.#author(() => {}) : null;
+    const switcher = modelSwitcher({
+      uid: this.#element.uid,
+      lib,
+      model: shown,
+      page,
+      fallback: this.#fallback,
+      onPick: (model) => {
+        this.pick(model);
+        onPick(model);
+      },
+    });
+    this.#off = switcher.off;
+    return switcher.element;
+  }
+
+  /** The widget left the page: stop following the saved model. */
+  release() {
+    this.#off?.();
+    this.#off = null;
+  }
+
+  /** The placeholder while config-src is fetched: what, from where, how far. */
+  showLoading() {
+    const { src, progress } = this.#loading;
+    this.#element.shadowRoot.replaceChildren(
+      h('p', { class: 'loading', role: 'status' }, `Loading the model's config.json from ${clipText(src, 60)}…`),
+      progress,
+    );
+  }
+
+  /** The config's text from config-src; undefined when it cannot be had (noted), null while fetched. */
+  #source(src, note) {
+    const el = this.#element;
+    if (src.startsWith('#')) {
+      const script = el.ownerDocument.getElementById(src.slice(1));
+      if (!script || script.localName !== 'script') {
+        note(`config-src "${clipText(src)}" names no <script> in the page: give the id of a <script type="application/json"> holding the config, or the URL of a .json file`);
+        return undefined;
+      }
+      return script.textContent;
+    }
+    let url;
+    try {
+      url = new URL(src, el.ownerDocument.baseURI);
+    } catch {
+      url = null;
+    }
+    if (!url || !/\.json$/i.test(url.pathname) || url.origin !== globalThis.location?.origin) {
+      note(`config-src "${clipText(src)}" is not a .json file on this site: give a URL of this site ending in .json, or "#id" of a <script type="application/json">`);
+      return undefined;
+    }
+    if (this.#fetched?.src === url.href) {
+      if (this.#fetched.error) note(this.#fetched.error);
+      return this.#fetched.text;
+    }
+    if (this.#loading?.src !== url.href) this.#fetch(url.href);
+    return null;
+  }
+
+  async #fetch(src) {
+    const progress = h('progress', { 'aria-label': 'Loading the model' });
+    this.#loading = { src, progress };
+    let result;
+    try {
+      result = { src, text: await readJson(src, progress) };
+    } catch (err) {
+      result = { src, error: `config-src "${clipText(src)}" could not be read: ${err.message}`, text: undefined };
+    }
+    if (this.#loading?.src !== src) return; // the attribute changed meanwhile
+    this.#loading = null;
+    this.#fetched = result;
+    this.#element.update();
+  }
+}
+
+/** The text at `src`, at most CONFIG_LIMIT bytes, reporting its progress on `progress`. */
+async function readJson(src, progress) {
+  const response = await fetch(src, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (total > CONFIG_LIMIT) throw new Error(`it is ${formatBytes(total)}, and a config.json is a few KB`);
+  if (total) progress.max = total;
+  const bytes = await readStream(response.body, {
+    limit: CONFIG_LIMIT,
+    tooLarge: () => new Error(`it is over ${formatBytes(CONFIG_LIMIT)}, and a config.json is a few KB`),
+    onRead: (read) => total && (progress.value = read),
+  });
+  return new TextDecoder().decode(bytes);
+}

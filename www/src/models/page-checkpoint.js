@@ -1,0 +1,83 @@
+// An author's checkpoint for the widgets that run a character model: `weights-src` is the URL, on
+// the page's own site, of a model directory that `tblock train` wrote ("models/mine/") or of its
+// model.safetensors; config.json and vocab.json are read from beside it. Each URL is fetched once
+// for the page, with its progress, and shared by every widget that names it.
+//
+//   const load = pageCheckpoint(src, limit, onChange)    // limit: CharModel.checkpoint_limit()
+//     { state: 'loading' }  |  { state: 'ready', files }  |  { state: 'error', message }
+//   onChange() runs when it is loaded or fails (the widget re-renders)
+//   loadingView(load, src)   // what a widget shows meanwhile: a sentence and a progress bar
+
+import { h } from '../elements/base.js';
+import { clipText } from '../attributes.js';
+import { formatBytes } from '../format.js';
+import { readStream } from './read-stream.js';
+
+const loads = new Map(); // URL -> { state, files | message, waiting: Set of callbacks, bars: Set of <progress> }
+
+/** The checkpoint at `src` (weights of at most `limit` bytes): loaded, loading or failed. */
+export function pageCheckpoint(src, limit, onChange) {
+  let base;
+  try {
+    base = new URL(src, document.baseURI);
+  } catch {
+    base = null;
+  }
+  if (!base || base.origin !== location.origin || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname))) {
+    return {
+      state: 'error',
+      message: `weights-src "${clipText(src)}" is not a model on this site: give the URL of a folder tblock train wrote (ending in /) or of its model.safetensors, on this page's site`,
+    };
+  }
+  const weightsUrl = base.pathname.endsWith('/') ? new URL('model.safetensors', base) : base;
+  const key = weightsUrl.href;
+  let load = loads.get(key);
+  if (!load) {
+    load = { state: 'loading', waiting: new Set(), bars: new Set() };
+    loads.set(key, load);
+    fetchFiles(weightsUrl, limit, load).then(
+      (files) => Object.assign(load, { state: 'ready', files }),
+      (err) => Object.assign(load, { state: 'error', message: `weights-src "${clipText(src)}" could not be read: ${err.message}` }),
+    ).finally(() => {
+      for (const fn of load.waiting) fn();
+      load.waiting.clear();
+      load.bars.clear();
+    });
+  }
+  if (load.state === 'loading') load.waiting.add(onChange);
+  return load;
+}
+
+async function fetchFiles(weightsUrl, limit, load) {
+  const beside = (name) => new URL(name, weightsUrl);
+  const response = await fetch(weightsUrl, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${clipText(weightsUrl.pathname)}: the server answered ${response.status}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  const tooLarge = (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`);
+  if (total > limit) throw tooLarge(total);
+  const weights = await readStream(response.body, {
+    limit,
+    tooLarge,
+    onRead: (read) => {
+      for (const bar of load.bars) {
+        bar.max = total || read;
+        bar.value = read;
+      }
+    },
+  });
+  const text = async (name) => {
+    const r = await fetch(beside(name), { credentials: 'same-origin' });
+    if (!r.ok) throw new Error(`${name} beside the weights: the server answered ${r.status}`);
+    return r.text();
+  };
+  const [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
+  const folder = weightsUrl.pathname.split('/').slice(-2, -1)[0];
+  return { name: folder || 'model.safetensors', weights, config, vocab };
+}
+
+/** What a widget shows while its checkpoint loads: where from, and a bar that follows the bytes. */
+export function loadingView(load, src) {
+  const bar = h('progress', { 'aria-label': 'Loading the model' });
+  load.bars.add(bar);
+  return [h('p', { class: 'loading', role: 'status' }, `Loading the model from ${clipText(src, 60)}…`), bar];
+}
