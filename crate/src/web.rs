@@ -58,6 +58,12 @@ pub fn presets() -> Result<JsValue, JsError> {
     to_js(&ModelConfig::presets())
 }
 
+/// The `model_type`s a Hugging Face config.json may have: `["gpt2", "llama", ...]`.
+#[wasm_bindgen]
+pub fn config_families() -> Result<JsValue, JsError> {
+    to_js(&crate::config::SUPPORTED_FAMILIES)
+}
+
 /// Everything about one model at sequence length `seq_len` and batch `batch` (see `Report`).
 /// `model` is a preset key or the text of a Hugging Face config.json.
 #[wasm_bindgen]

@@ -180,3 +180,10 @@ fn garbage_from_javascript_gets_a_message_and_the_instance_keeps_working() {
     let report = web::count("gpt2-small", 1024.0, 1.0).map_err(JsValue::from).unwrap();
     assert_eq!(number(&report, "total_params"), 124_439_808.0);
 }
+
+#[wasm_bindgen_test]
+fn config_families_lists_the_six_a_config_json_may_name() {
+    let families = web::config_families().map_err(JsValue::from).expect("config_families()");
+    let families: Vec<String> = Array::from(&families).iter().map(|f| f.as_string().expect("a name")).collect();
+    assert_eq!(families, ["gpt2", "llama", "mistral", "mixtral", "qwen2", "gpt_neox"]);
+}

@@ -171,6 +171,16 @@ test.describe('the offline lesson, opened from disk', () => {
     await anatomy.getByLabel('Model', { exact: true }).selectOption('llama3-8b');
     await expect.poll(() => shadowText(anatomy)).toContain('8,030,261,248');
 
+    // The reader's own config.json, pasted, and a checkpoint picked: read in the page, nothing fetched.
+    await anatomy.getByLabel('Model', { exact: true }).selectOption({ label: 'Your model…' });
+    await anatomy.getByLabel('config.json text').fill(readFileSync(`${ROOT}crate/tests/fixtures/hf/qwen2-0.5b.json`, 'utf8'));
+    await anatomy.getByRole('button', { name: 'Show this model' }).click();
+    await expect.poll(() => shadowText(anatomy)).toContain('494,032,768');
+    const gpt = page.locator('tb-tiny-gpt').first();
+    await gpt.getByLabel('Model', { exact: true }).selectOption({ label: 'Your checkpoint…' });
+    await gpt.getByLabel('Checkpoint files').setInputFiles(['model.safetensors', 'config.json', 'vocab.json'].map((f) => `${ROOT}tests/e2e/fixtures/checkpoint/${f}`));
+    await expect(gpt.locator('.model-note')).toContainText('from your checkpoint (model.safetensors)');
+
     // A worked example's input: LayerNorm of 2, 4, 6, 9 has mean 5.25.
     const layernorm = page.locator('tb-example[name="layernorm"]');
     await expect.poll(() => shadowText(layernorm)).toContain('-1.342');

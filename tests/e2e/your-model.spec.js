@@ -82,7 +82,7 @@ test('a bad file is named with what is wrong, the model shown stays, and the res
   const anatomy = page.locator('#default');
   const message = anatomy.locator('.your-model .error');
   const cases = [
-    [{ name: 'config.json', text: '{"model_type": "gpt2", "n_layer": 12,' }, /^config\.json could not be read: .*The model shown stays\.$/],
+    [{ name: 'config.json', text: '{"model_type": "gpt2", "n_layer": 12,' }, /^config\.json could not be read: .*families: gpt2, llama, mistral, mixtral, qwen2, gpt_neox\. The model shown stays\.$/],
     [{ name: 'config.json', text: '{"model_type": "bert", "hidden_size": 768}' }, /model_type "bert" is not supported: supported families are gpt2, llama, mistral, mixtral, qwen2, gpt_neox/],
     [{ name: 'config.json', text: '{"model_type": "llama", "hidden_size": -4096}' }, /hidden_size/],
     [{ name: 'notes.txt', text: '' }, /^Paste a config\.json first/],

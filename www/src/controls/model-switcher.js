@@ -121,7 +121,10 @@ export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }
     try {
       label = labelOf(lib, text);
     } catch (err) {
-      return fail(`${err.message ?? err}.`);
+      // The problem, and what the page reads (the library's message may already list the families).
+      const message = String(err.message ?? err);
+      const families = lib.config_families().join(', ');
+      return fail(message.includes(families) ? `${message}.` : `${message}. The page reads config.json files of these families: ${families}.`);
     }
     saveModel({ text, label });
     shown = text;
