@@ -27,7 +27,9 @@ pub fn anatomy_snippet(model: &str, seq_len: u64) -> Result<String> {
     Ok(match inline {
         None => format!("{about}\n<tb-anatomy model=\"{model}\" seq-len=\"{seq_len}\"></tb-anatomy>\n"),
         Some(json) => {
-            let id = format!("tb-config-{}", slug(&config.label));
+            // The name, and 8 hex digits of the config itself: two models of one family pasted into
+            // one page get two ids.
+            let id = format!("tb-config-{}-{:08x}", slug(&config.label), fnv1a(json.as_bytes()) as u32);
             format!(
                 "{about}\n<script type=\"application/json\" id=\"{id}\">{json}</script>\n\
                  <tb-anatomy config-src=\"#{id}\" seq-len=\"{seq_len}\"></tb-anatomy>\n"
@@ -64,6 +66,11 @@ fn slug(label: &str) -> String {
     }
 }
 
+/// FNV-1a, 64 bits: a stable fingerprint of the inlined text (not a security measure).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// Text that cannot close or break an HTML comment.
 fn comment_safe(text: &str) -> String {
     text.replace("--", "- -").replace(['<', '>'], "")
@@ -86,7 +93,12 @@ mod tests {
         let config = r#"{"model_type": "gpt2", "_name_or_path": "a </script><b>x</b> -- model", "n_embd": 64,
             "n_layer": 2, "n_head": 4, "vocab_size": 100, "n_positions": 32}"#;
         let html = anatomy_snippet(config, 8).unwrap();
-        let id = "tb-config-a-script-b-x-b-model";
+        let id = html.split("id=\"").nth(1).unwrap().split('"').next().unwrap();
+        assert!(
+            id.starts_with("tb-config-a-script-b-x-b-model-")
+                && id.len() == "tb-config-a-script-b-x-b-model-".len() + 8,
+            "{id}"
+        );
         assert!(html.contains(&format!("<script type=\"application/json\" id=\"{id}\">")), "{html}");
         assert!(html.contains(&format!("<tb-anatomy config-src=\"#{id}\" seq-len=\"8\"></tb-anatomy>")), "{html}");
         // One script element, closed once; the label's markup is escaped inside it.
@@ -95,11 +107,18 @@ mod tests {
         // The comment stays one comment.
         assert_eq!(html.matches("-->").count(), 1, "{html}");
         // What is inlined is the same config.
-        let start = html.find('>').unwrap();
         let json = &html[html.find("application/json").unwrap()..];
         let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
-        assert!(start > 0);
         assert_eq!(ModelConfig::from_hf_config_json(json).unwrap(), ModelConfig::from_hf_config_json(config).unwrap());
+    }
+
+    #[test]
+    fn two_configs_of_one_family_get_two_ids() {
+        let a =
+            r#"{"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100, "n_positions": 32}"#;
+        let b = a.replace("\"n_layer\": 2", "\"n_layer\": 3");
+        let id = |html: String| html.split("id=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+        assert_ne!(id(anatomy_snippet(a, 8).unwrap()), id(anatomy_snippet(&b, 8).unwrap()));
     }
 
     #[test]

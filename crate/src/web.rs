@@ -699,7 +699,7 @@ impl CharModel {
     /// The model in flat buffers, with `text` as ids (default: the held-out tail of the lesson prose).
     fn flat_and_text(&mut self, text: Option<String>) -> Result<(&mut TrainableGpt, Vec<usize>), Error> {
         if self.flat.is_none() {
-            self.flat = Some(TrainableGpt::from_model(&self.model, 16)?);
+            self.flat = Some(TrainableGpt::from_model(&self.model, crate::train::model_files::EXPERIMENT_BATCH)?);
         }
         let ids = match text {
             Some(t) => self.vocab.encode(&t),

@@ -74,7 +74,10 @@ fn html_format_prints_the_snippet_the_page_test_pastes() {
         std::fs::write(&committed, &html).unwrap();
     }
     assert_eq!(html, std::fs::read_to_string(&committed).unwrap(), "run TB_UPDATE_SNIPPET=1 cargo test to update it");
-    assert!(html.contains("494,032,768 parameters") && html.contains("config-src=\"#tb-config-qwen2\""), "{html}");
+    assert!(
+        html.contains("494,032,768 parameters") && html.contains("config-src=\"#tb-config-qwen2-98e1e43a\""),
+        "{html}"
+    );
     let preset = String::from_utf8(tblock(&["count", "llama3-8b", "--format", "html"]).stdout).unwrap();
     assert!(preset.ends_with("<tb-anatomy model=\"llama3-8b\" seq-len=\"8\"></tb-anatomy>\n"), "{preset}");
     let e = error(&["presets", "--format", "html"]);

@@ -339,4 +339,9 @@ fn a_small_file_of_a_long_context_is_refused_before_a_huge_allocation() {
         assert_short(&e);
     }
     assert!(m.forward(&[1, 2, 3]).is_ok(), "the model itself still runs");
+    // Dropped into the page as a checkpoint, it is refused there and then, not at its first experiment.
+    let Err(e) = transformer_block::train::model_files::load_model_files(&bytes, None, None) else {
+        panic!("a checkpoint the experiments cannot run")
+    };
+    assert!(e.to_string().starts_with("working memory: "), "{e}");
 }

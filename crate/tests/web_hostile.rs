@@ -178,6 +178,7 @@ fn the_model_functions_take_any_values() {
     for _ in 0..CALLS {
         let model = if p.below(2) == 0 { p.text() } else { "gpt2-small".into() };
         check("count", web::count(&model, p.number(), p.number()));
+        check("config_families", web::config_families());
         check("cost_curve", web::cost_curve(&model, p.number()));
         check("training_run", web::training_run(p.number(), p.number(), p.number(), p.number()));
         check("example_flops", web::example_flops(p.number(), p.number()));
@@ -236,6 +237,10 @@ fn a_model_takes_any_text_and_any_numbers() {
         );
         check("CharModel::untrained", web::CharModel::untrained(p.number()));
         check("CharModel::from_weights", web::CharModel::from_weights(&p.bytes()));
+        check(
+            "CharModel::from_checkpoint",
+            web::CharModel::from_checkpoint(&p.bytes(), p.optional_text(), p.optional_text()),
+        );
         let parameters: Vec<f32> = (0..p.below(3000)).map(|_| p.number() as f32).collect();
         check("CharModel::from_parameters", web::CharModel::from_parameters(p.any(), &parameters));
     }

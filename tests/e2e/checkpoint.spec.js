@@ -33,6 +33,10 @@ test('a checkpoint from tblock train, dropped into TinyGPT, writes what tblock s
   await gpt.getByRole('button', { name: 'Write on' }).click();
   const recorded = readFileSync(new URL('fixtures/checkpoint-sample.txt', import.meta.url), 'utf8');
   expect((await gpt.locator('.written').textContent()).trimEnd()).toBe(recorded.trimEnd());
+  // An author's script changing the text re-renders the widget: the reader's choice stays.
+  await gpt.evaluate((el) => el.setAttribute('text', 'the stream'));
+  await expect(gpt.locator('.model-note')).toContainText('from your checkpoint');
+  await expect(gpt.getByLabel('Model', { exact: true })).toHaveValue('checkpoint');
   // The other widgets that run a character model offer it too.
   const stream = page.locator('tb-tiny-gpt').nth(1);
   await expect(stream.getByLabel('Model', { exact: true }).locator('option[value="checkpoint"]')).toHaveText('your checkpoint: model.safetensors');

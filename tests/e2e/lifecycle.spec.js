@@ -63,8 +63,16 @@ test('created and removed before the first render, put back, moved after it: eve
     a.innerHTML = html;
   }, ALL);
   await page.evaluate(() => Promise.all([...document.querySelectorAll('#a > *')].map((el) => el.rendered)));
-  await page.waitForTimeout(300);
-  const before = await page.evaluate(shown, 'a');
+  // Settled: the experiments measure over a few tasks.
+  let before = await page.evaluate(shown, 'a');
+  await expect
+    .poll(async () => {
+      const now = await page.evaluate(shown, 'a');
+      const same = JSON.stringify(now) === JSON.stringify(before);
+      before = now;
+      return same;
+    }, { intervals: [200] })
+    .toBe(true);
   expect(before.length).toBe(15);
   // A move: every widget from #a to #b in one task. Same content, no re-render (the nodes stay).
   const kept = await page.evaluate(() => {
@@ -142,7 +150,7 @@ test('a training run goes on when its widget moves, and its worker ends when the
   await page.locator('#b tb-norm-race').getByRole('button', { name: 'Race' }).click();
   await train.getByRole('button', { name: 'Train' }).click();
   await expect(train.locator('.status')).toContainText(/^Step [1-9]/, { timeout: 20_000 });
-  expect(await page.evaluate(() => window.__liveWorkers)).toBe(3);
+  await expect.poll(() => page.evaluate(() => window.__liveWorkers)).toBe(3);
   await page.evaluate(() => {
     window.__held = [...document.querySelectorAll('#b > *')];
     document.getElementById('b').replaceChildren();

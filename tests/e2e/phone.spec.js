@@ -88,6 +88,8 @@ test('at 360 px the cost chart\u2019s T marker crosses no title or axis label, w
   const field = chart.locator('input[type="number"]');
   for (const t of ['1', '8', '64', '300', '512', '1000', '1024']) {
     await field.fill(t);
+    await field.press('Enter');
+    await expect(chart.locator('.readout')).toContainText(`At T = ${Number(t).toLocaleString('en-US')}:`);
     const crossings = await chart.evaluate((host) => {
       const root = host.shadowRoot;
       const svg = root.querySelector('svg.cost-chart');
@@ -100,6 +102,7 @@ test('at 360 px the cost chart\u2019s T marker crosses no title or axis label, w
         top: box.top + y1 * scale,
         bottom: box.top + y2 * scale,
       }));
+      if (segments.length !== 2) return [`the marker has ${segments.length} segments: ${d}`];
       // Every text but the crossover's own label (drawn over the marker, with a halo).
       return [...root.querySelectorAll('svg text')]
         .filter((text) => !text.closest('.crossover') && text.textContent.trim() !== '')

@@ -126,8 +126,9 @@ test('the reader\u2019s model survives a reload of the page, and can be forgotte
   await expect(second.locator('tr.total td.num').nth(1)).toHaveText('7,241,732,096');
   await openPanel(second);
   await second.getByRole('button', { name: 'Forget my model' }).click();
-  // Gone from every switcher; the widget that showed it goes back to its default.
-  await expect(second.locator('tr.total td.num').nth(1)).toHaveText('124,439,808');
+  // Gone from every switcher; the widget that showed it goes back to its author's model (llama3-8b).
+  await expect(second.locator('tr.total td.num').nth(1)).toHaveText('8,030,261,248');
+  await expect(switcher(second)).toHaveValue('llama3-8b');
   await expect(switcher(first).locator('option', { hasText: 'Your model:' })).toHaveCount(0);
   await page.reload();
   await waitForWidgets(page);

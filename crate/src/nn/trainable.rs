@@ -422,6 +422,13 @@ impl TrainableGpt {
     /// The same weights as a running [`TinyGpt`]. A model whose buffers would take more than
     /// [`MAX_WORKING_MEMORY`] at `max_batch` is refused, with its size and what is allowed.
     pub fn from_model(m: &TinyGpt, max_batch: usize) -> Result<TrainableGpt> {
+        let shape = Self::check_fits(m, max_batch)?;
+        Self::from_checked(m, shape, max_batch)
+    }
+
+    /// `m`'s shape, if its flat buffers at `max_batch` fit in [`MAX_WORKING_MEMORY`]; else the
+    /// refusal `from_model` gives, without allocating anything.
+    pub fn check_fits(m: &TinyGpt, max_batch: usize) -> Result<GptShape> {
         let shape = GptShape::of(m)?;
         let bytes = shape.working_memory(max_batch);
         if bytes > MAX_WORKING_MEMORY as f64 {
@@ -441,6 +448,10 @@ impl TrainableGpt {
                 ),
             ));
         }
+        Ok(shape)
+    }
+
+    fn from_checked(m: &TinyGpt, shape: GptShape, max_batch: usize) -> Result<TrainableGpt> {
         let mut t = TrainableGpt::zeros(shape, max_batch);
         let (v, p, d) = (shape.vocab_size, shape.context, shape.d_model);
         let mut at = 0;

@@ -10,7 +10,7 @@
 
 use crate::config::ModelConfig;
 use crate::error::{Error, Result};
-use crate::nn::{weights, TinyGpt};
+use crate::nn::{weights, TinyGpt, TrainableGpt};
 use crate::numbers::thousands;
 use crate::train::Vocabulary;
 
@@ -19,7 +19,8 @@ pub const MAX_CHECKPOINT_BYTES: usize = 16 << 20;
 
 /// The model in `weights` (safetensors bytes), its shape checked against `config_json` when given
 /// (else the file's own metadata must carry the head count), and the vocabulary of `vocab_json`
-/// (else the lessons' 50 characters), which must have a symbol for every row of the token table.
+/// (else the lessons' 50 characters), which must have a symbol for every row of the token table,
+/// and small enough in working memory for the experiments (`TrainableGpt::check_fits`).
 pub fn load_model_files(
     weights: &[u8],
     config_json: Option<&str>,
@@ -56,8 +57,13 @@ pub fn load_model_files(
             ),
         ));
     }
+    // The experiments run it in flat buffers, 16 sequences at once: refuse now a model they would.
+    TrainableGpt::check_fits(&model, EXPERIMENT_BATCH)?;
     Ok((model, vocab))
 }
+
+/// How many sequences the page's experiments run at once (CharModel's flat buffers).
+pub const EXPERIMENT_BATCH: usize = 16;
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@
 //   // adds two options to `select` ("your checkpoint: NAME" and "Your checkpoint…"), and
 //   picker.panel      // the panel, to place after the select
 //   picker.off()      // stop following the page's checkpoint (the widget's release)
+//   picker.show(value) // select `value` (the reader's earlier pick, kept across a re-render)
 //   onPick('checkpoint') when the reader's checkpoint is loaded or chosen
 
 import { h } from '../elements/base.js';
@@ -17,6 +18,7 @@ import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
 import { forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint } from '../models/your-checkpoint.js';
+import { CONFIG_LIMIT } from '../models/your-model.js';
 
 export const CHECKPOINT = 'checkpoint';
 /** The value of the "Your checkpoint…" option: not a model, the panel's opener. */
@@ -61,17 +63,23 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     message,
   );
 
-  let reading = null; // { cancelled } while files are read
+  let reading = null; // { cancelled } while files are read: any newer choice cancels it
+  const cancelReading = () => {
+    if (reading) reading.cancelled = true;
+    reading = null;
+  };
   const refresh = () => {
     const c = latestCheckpoint();
     yours.textContent = c ? `your checkpoint: ${clipText(c.name, 40)}` : 'your checkpoint';
     yours.disabled = !c;
     forget.hidden = !c;
   };
+  // Closing hands the focus back to the select (the panel's buttons disappear with it).
   const close = () => {
-    if (reading) reading.cancelled = true;
+    cancelReading();
     panel.hidden = true;
     select.value = previous;
+    select.focus({ preventScroll: true });
   };
   const fail = (text) => {
     progress.hidden = true;
@@ -80,14 +88,17 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     message.hidden = false;
   };
 
+  /** Reads and checks the files; publishes them unless a newer choice came meanwhile. */
   async function useFiles(files) {
+    cancelReading();
     message.hidden = true;
     const weights = files.find((f) => /\.safetensors$/i.test(f.name));
     if (!weights) return fail('No .safetensors file among them: drop model.safetensors (with its config.json and vocab.json).');
     if (weights.size > limit) {
-      return fail(`${clipText(weights.name)} is ${formatBytes(weights.size)}: the page runs models of up to ${formatBytes(limit)} (about 4 million parameters).`);
+      return fail(`${clipText(weights.name)} is ${formatBytes(weights.size)}: the page runs models of up to ${formatBytes(limit)}.`);
     }
-    const text = (name) => files.find((f) => f.name === name)?.text() ?? null;
+    const small = files.filter((f) => /\.json$/i.test(f.name) && f.size > CONFIG_LIMIT);
+    if (small.length) return fail(`${clipText(small[0].name)} is ${formatBytes(small[0].size)}: a config.json or vocab.json is a few KB.`);
     const job = { cancelled: false };
     reading = job;
     progress.hidden = false;
@@ -95,15 +106,18 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     progress.value = 0;
     status.textContent = `Reading ${clipText(weights.name)}…`;
     let bytes;
+    let config;
+    let vocab;
     try {
       bytes = await readStream(weights.stream(), { job, onRead: (n) => (progress.value = n) });
+      const text = (name) => files.find((f) => f.name === name)?.text() ?? null;
+      [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
     } catch (err) {
-      return fail(`${clipText(weights.name)} could not be read: ${err.message}.`);
-    } finally {
-      if (reading === job) reading = null;
+      if (!job.cancelled) fail(`The files could not be read: ${err.message}.`);
+      return;
     }
-    if (job.cancelled) return fail('Reading cancelled.');
-    const [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
+    if (job.cancelled) return; // a newer choice, or Cancel: nothing to say
+    reading = null;
     let model;
     try {
       model = lib.CharModel.from_checkpoint(new Uint8Array(bytes), config ?? undefined, vocab ?? undefined);
@@ -115,15 +129,19 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     progress.hidden = true;
     const folder = files.folder ?? files[0]?.webkitRelativePath?.split('/')[0];
     const kept = publishCheckpoint({ name: folder || weights.name, weights: bytes, config, vocab });
-    status.textContent = kept ? '' : 'Loaded; it is too large to keep after a reload of the page.';
-    panel.hidden = !status.textContent;
     previous = CHECKPOINT;
     select.value = CHECKPOINT;
+    if (kept) close();
+    else status.textContent = 'Loaded; too large for this browser to keep after a reload of the page.';
     onPick(CHECKPOINT);
   }
+  const tryFiles = (files) => useFiles(files).catch((err) => fail(`The files could not be read: ${err.message}.`));
 
+  // The panel opens under the select without taking the focus (arrowing through a closed select
+  // fires change at each option); choosing anything else closes it and stops a read.
   select.addEventListener('change', () => {
     if (select.value !== LOAD) {
+      cancelReading();
       previous = select.value;
       panel.hidden = true;
       return;
@@ -131,14 +149,13 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     panel.hidden = false;
     message.hidden = true;
     status.textContent = '';
-    file.focus();
   });
-  file.addEventListener('change', () => useFiles([...file.files]).finally(() => (file.value = '')));
+  file.addEventListener('change', () => tryFiles([...file.files]).finally(() => (file.value = '')));
   cancel.addEventListener('click', close);
   forget.addEventListener('click', () => forgetCheckpoint());
-  dropZone(panel, (data) => droppedFiles(data).then(useFiles, (err) => fail(`The dropped folder could not be read: ${err.message}.`)));
+  dropZone(panel, (data) => droppedFiles(data).then(tryFiles, (err) => fail(`The dropped folder could not be read: ${err.message}.`)));
 
-  const off = onCheckpoint(() => {
+  const offCheckpoint = onCheckpoint(() => {
     refresh();
     if (select.value === CHECKPOINT) {
       if (latestCheckpoint()) onPick(CHECKPOINT);
@@ -149,8 +166,17 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
       }
     }
   });
+  const off = () => {
+    cancelReading();
+    offCheckpoint();
+  };
+  /** Shows `value` in the select (a model the widget shows), if it is there to be chosen. */
+  const show = (value) => {
+    const option = [...select.options].find((o) => o.value === value && !o.disabled);
+    if (option) select.value = previous = value;
+  };
   refresh();
-  return { panel, off };
+  return { panel, off, show };
 }
 
 /** The files of a drop: the files themselves, and the files of a dropped folder (one level). */

@@ -5,11 +5,11 @@
 // families for an unknown one) and the model shown stays. The reader's model is kept for this page
 // (models/your-model.js) and offered by every switcher on it.
 //
-//   const switcher = modelSwitcher({ uid, lib, model, page, fallback, onPick });
+//   const switcher = modelSwitcher({ uid, lib, model, page, onPick });
 //   switcher.element   // the label, the select and the panel
 //   switcher.off()     // stop following the saved model (the widget's release)
-//   onPick(model)      // a preset's name or a config.json's text (fallback: when the reader's
-//                      // model it showed is forgotten)
+//   onPick(model)      // a preset's name or a config.json's text; null when the reader's model it
+//                      // showed is forgotten (back to the author's model)
 
 import { h } from '../elements/base.js';
 import { dropZone } from './drop-zone.js';
@@ -41,7 +41,7 @@ export function modelLabel(report) {
   return label === report.model ? `${label} (${formatCompact(report.total_params)})` : label;
 }
 
-export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }) {
+export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
   const selectId = `${uid}-model`;
   const panelId = `${uid}-your-model`;
   const presets = lib.presets();
@@ -97,15 +97,17 @@ export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }
     message,
   );
 
+  // The panel opens under the select without taking the focus (arrowing through a closed select
+  // fires change at each option); closing it hands the focus back to the select.
   function open() {
     panel.hidden = false;
     message.hidden = true;
     select.value = valueOf(shown);
-    textarea.focus();
   }
   function close() {
     panel.hidden = true;
     select.value = valueOf(shown);
+    select.focus({ preventScroll: true });
   }
   function fail(text) {
     message.textContent = `${text} The model shown stays.`;
@@ -126,11 +128,12 @@ export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }
       const families = lib.config_families().join(', ');
       return fail(message.includes(families) ? `${message}.` : `${message}. The page reads config.json files of these families: ${families}.`);
     }
-    saveModel({ text, label });
+    const kept = saveModel({ text, label });
     shown = text;
-    panel.hidden = true;
     fill();
-    select.focus({ preventScroll: true });
+    if (kept) close();
+    else message.textContent = 'Shown, but this browser will not keep it after a reload (its storage is off or full).';
+    message.hidden = kept;
     onPick(text);
   }
   async function useFile(files) {
@@ -140,7 +143,13 @@ export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }
     if (chosen.size > CONFIG_LIMIT) {
       return fail(`${clipText(chosen.name)} is ${formatBytes(chosen.size)}: a config.json is a few KB. Drop the model's config.json (its weights are not needed to count it).`);
     }
-    use(await chosen.text());
+    let text;
+    try {
+      text = await chosen.text();
+    } catch (err) {
+      return fail(`${clipText(chosen.name)} could not be read: ${err.message}.`);
+    }
+    use(text);
   }
 
   select.addEventListener('change', () => {
@@ -154,12 +163,12 @@ export function modelSwitcher({ uid, lib, model, page = null, fallback, onPick }
   dropZone(panel, (data) => useFile(data?.files ?? []));
 
   // Another switcher saved or forgot a model: offer it here too; if this one showed the forgotten
-  // model, it goes back to the first preset.
+  // model, the widget goes back to its author's.
   const off = onModelSaved(() => {
     forget.hidden = !savedModel();
     if (valueOf(shown) === YOURS && savedModel()?.text !== shown) {
-      shown = savedModel()?.text ?? fallback;
-      onPick(shown);
+      shown = savedModel()?.text ?? null;
+      onPick(shown); // null: the widget goes back to its author's model
     }
     fill();
   });

@@ -43,6 +43,8 @@ export class TbAblation extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
+  #picked = null; // the reader's choice of model, kept across re-renders until model or weights-src change
+  #forgetPick = this.hold({ attributeChanged: (name) => ['model', 'weights-src'].includes(name) && (this.#picked = null) });
   #model = null; // the CharModel being measured
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #job = 0; // increments to cancel measurements of a model no longer shown
@@ -63,7 +65,10 @@ export class TbAblation extends TbElement {
   render(lib) {
     this.#lib = lib;
     const start = startingModel(this, lib);
-    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    if (start.loading) {
+      this.#job++; // stop measuring the model shown before
+      return this.shadowRoot.replaceChildren(...start.loading);
+    }
     const { source, page } = start;
     this.#page = page;
     let mode = this.attr('mode', 'removed');
@@ -72,7 +77,16 @@ export class TbAblation extends TbElement {
       mode = 'removed';
     }
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, lib, source, (picked) => this.#measure(picked), page);
+    const { control, select, off } = modelSwitcher(
+      this.uid,
+      lib,
+      this.#picked ?? source,
+      (picked) => {
+        this.#picked = picked;
+        this.#measure(picked);
+      },
+      page,
+    );
     this.#off = off;
     const radios = Object.entries(MODES).map(([value, label]) => {
       const id = `${this.uid}-mode-${value}`;
@@ -102,7 +116,7 @@ export class TbAblation extends TbElement {
     this.#observer?.disconnect();
     this.#drawnWidth = 0; // a new chart box: draw it whatever the width
     this.#observer = watchWidth(chart, () => this.#draw(false));
-    this.#measure(source);
+    this.#measure(select.value);
   }
 
   #mode() {

@@ -168,6 +168,7 @@ export class TbElement extends HTMLElement {
         this.#signalReady();
         return;
       }
+      if (!this.isConnected || this.#released) return; // removed while the library loaded
       this.#messages = [];
       const focus = focusedControl(this.shadowRoot);
       try {

@@ -48,6 +48,8 @@ export function modelSwitcher(uid, lib, source, onPick, page = null) {
   );
   select.value = source;
   const picker = checkpointPicker({ uid, lib, select, onPick });
+  picker.show(source); // 'checkpoint' is one of the picker's options
+  if (select.selectedIndex < 0 || select.selectedOptions[0]?.disabled) select.value = select.options[0].value;
   select.addEventListener('change', () => select.value !== LOAD_CHECKPOINT && onPick(select.value));
   const offTrained = onTrained(() => {
     select.querySelector('option[value="trained"]').disabled = false;

@@ -39,6 +39,8 @@ export class TbStream extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
+  #picked = null; // the reader's choice of model, kept across re-renders until model or weights-src change
+  #forgetPick = this.hold({ attributeChanged: (name) => ['model', 'weights-src'].includes(name) && (this.#picked = null) });
   #parts;
   #stats = null;
   #observer;
@@ -57,7 +59,16 @@ export class TbStream extends TbElement {
     const { source, page } = start;
     this.#page = page;
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, lib, source, (picked) => this.#measure(picked), page);
+    const { control, select, off } = modelSwitcher(
+      this.uid,
+      lib,
+      this.#picked ?? source,
+      (picked) => {
+        this.#picked = picked;
+        this.#measure(picked);
+      },
+      page,
+    );
     this.#off = off;
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
@@ -82,7 +93,7 @@ export class TbStream extends TbElement {
     this.#observer?.disconnect();
     this.#drawnWidth = 0; // a new chart box: draw it whatever the width
     this.#observer = watchWidth(chart, () => this.#draw(false));
-    this.#measure(source);
+    this.#measure(select.value);
   }
 
   #measure(source) {

@@ -122,6 +122,8 @@ class TbTinyGpt extends TbElement {
 
   #model = null;
   #off = null;
+  #picked = null; // the reader's choice of model, kept across re-renders until seed or weights-src change
+  #forgetPick = this.hold({ attributeChanged: (name) => ['seed', 'weights-src'].includes(name) && (this.#picked = null) });
 
   release() {
     this.#off?.();
@@ -184,8 +186,21 @@ class TbTinyGpt extends TbElement {
       if (!this.#model) return;
       region.show(() => this.#model.read(input.value, 3), readingResult);
     };
-    const picker = checkpointPicker({ uid: this.uid, lib, select, onPick: () => load() && run() });
-    select.addEventListener('change', () => select.value !== LOAD_CHECKPOINT && load() && run());
+    const picker = checkpointPicker({
+      uid: this.uid,
+      lib,
+      select,
+      onPick: () => {
+        this.#picked = select.value;
+        if (load()) run();
+      },
+    });
+    if (this.#picked) picker.show(this.#picked);
+    select.addEventListener('change', () => {
+      if (select.value === LOAD_CHECKPOINT) return;
+      this.#picked = select.value;
+      if (load()) run();
+    });
     input.addEventListener('input', run);
     writeButton.addEventListener('click', () => {
       if (!this.#model) return;

@@ -3,8 +3,10 @@
 // author's `model` attribute (a preset name or a config.json's text), else the default.
 //
 // config-src is the id of a <script type="application/json"> in the page ("#my-config"), or a URL
-// of a .json file on the page's own site, fetched once with its progress shown. Either is checked by
-// the library like a dropped file; a bad one is named and the widget goes on with `model`.
+// of a .json file on the page's own site, fetched by the widget once (each widget that names it
+// fetches it) with its progress shown. Either is checked by the library like a dropped file; one
+// that cannot be had is named and the widget goes on with `model`; one the library refuses is named
+// and the widget shows its default.
 //
 //   #choice = this.hold(new ModelChoice(this, 'gpt2-small'));   // hears of attributes, released with it
 //   render(lib) {
@@ -46,7 +48,7 @@ export class ModelChoice {
     this.#fallback = fallback;
   }
 
-  /** The reader picked `model` (a preset's name or a config's text). */
+  /** The reader picked `model` (a preset's name or a config's text); null: back to the author's. */
   pick(model) {
     this.#picked = model;
   }
@@ -89,10 +91,11 @@ export class ModelChoice {
       lib,
       model: shown,
       page,
-      fallback: this.#fallback,
       onPick: (model) => {
         this.pick(model);
-        onPick(model);
+        // Back to the author's model: a whole render, from the attributes.
+        if (model === null) this.#element.update();
+        else onPick(model);
       },
     });
     this.#off = switcher.off;
@@ -161,7 +164,8 @@ export class ModelChoice {
 
 /** The text at `src`, at most CONFIG_LIMIT bytes, reporting its progress on `progress`. */
 async function readJson(src, progress) {
-  const response = await fetch(src, { credentials: 'same-origin' });
+  // mode same-origin: a redirect to another site fails instead of leaving the page's site.
+  const response = await fetch(src, { mode: 'same-origin', credentials: 'same-origin' });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
   const total = Number(response.headers.get('content-length')) || 0;
   if (total > CONFIG_LIMIT) throw new Error(`it is ${formatBytes(total)}, and a config.json is a few KB`);

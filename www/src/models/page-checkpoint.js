@@ -12,6 +12,7 @@ import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
 import { readStream } from './read-stream.js';
+import { CONFIG_LIMIT } from './your-model.js';
 
 const loads = new Map(); // URL -> { state, files | message, waiting: Set of callbacks, bars: Set of <progress> }
 
@@ -50,7 +51,8 @@ export function pageCheckpoint(src, limit, onChange) {
 
 async function fetchFiles(weightsUrl, limit, load) {
   const beside = (name) => new URL(name, weightsUrl);
-  const response = await fetch(weightsUrl, { credentials: 'same-origin' });
+  // mode same-origin: a redirect to another site fails instead of leaving the page's site.
+  const response = await fetch(weightsUrl, { mode: 'same-origin', credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${clipText(weightsUrl.pathname)}: the server answered ${response.status}`);
   const total = Number(response.headers.get('content-length')) || 0;
   const tooLarge = (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`);
@@ -66,9 +68,13 @@ async function fetchFiles(weightsUrl, limit, load) {
     },
   });
   const text = async (name) => {
-    const r = await fetch(beside(name), { credentials: 'same-origin' });
+    const r = await fetch(beside(name), { mode: 'same-origin', credentials: 'same-origin' });
     if (!r.ok) throw new Error(`${name} beside the weights: the server answered ${r.status}`);
-    return r.text();
+    const bytes = await readStream(r.body, {
+      limit: CONFIG_LIMIT,
+      tooLarge: (n) => new Error(`${name} beside the weights is over ${formatBytes(n)}; it should be a few KB`),
+    });
+    return new TextDecoder().decode(bytes);
   };
   const [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
   const folder = weightsUrl.pathname.split('/').slice(-2, -1)[0];

@@ -32,7 +32,12 @@ export function publishCheckpoint(files) {
       globalThis.localStorage?.removeItem(key());
     }
   } catch {
-    kept = false; // storage refused or full: the checkpoint still works on this visit
+    kept = false; // storage refused or full: the checkpoint still works on this visit, and an older
+    try {
+      globalThis.localStorage?.removeItem(key()); // one kept must not come back after a reload
+    } catch {
+      // storage off altogether
+    }
   }
   announce();
   return kept;

@@ -41,6 +41,11 @@ export function saveModel({ text, label }) {
       kept = true;
     } catch {
       kept = false;
+      try {
+        globalThis.localStorage?.removeItem(key()); // an older model must not come back after a reload
+      } catch {
+        // storage off altogether
+      }
     }
   }
   announce();
