@@ -16,7 +16,7 @@ import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { makeModel } from '../train/models.js';
-import { modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -43,8 +43,7 @@ export class TbAblation extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #picked = null; // the reader's choice of model, kept across re-renders until model or weights-src change
-  #forgetPick = this.hold({ attributeChanged: (name) => ['model', 'weights-src'].includes(name) && (this.#picked = null) });
+  #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
   #model = null; // the CharModel being measured
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #job = 0; // increments to cancel measurements of a model no longer shown
@@ -69,24 +68,14 @@ export class TbAblation extends TbElement {
       this.#job++; // stop measuring the model shown before
       return this.shadowRoot.replaceChildren(...start.loading);
     }
-    const { source, page } = start;
-    this.#page = page;
+    this.#page = start.page;
     let mode = this.attr('mode', 'removed');
     if (!(mode in MODES)) {
       this.warn(`mode "${clipText(mode)}" is not a mode: choose removed or overwritten; using removed`);
       mode = 'removed';
     }
     this.#off?.();
-    const { control, select, off } = modelSwitcher(
-      this.uid,
-      lib,
-      this.#picked ?? source,
-      (picked) => {
-        this.#picked = picked;
-        this.#measure(picked);
-      },
-      page,
-    );
+    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked));
     this.#off = off;
     const radios = Object.entries(MODES).map(([value, label]) => {
       const id = `${this.uid}-mode-${value}`;

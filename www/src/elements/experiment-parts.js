@@ -33,12 +33,30 @@ export function startingModel(element, lib) {
 }
 
 /**
+ * The reader's choice of model in an experiment widget, kept across its re-renders until the author
+ * changes `model` or `weights-src` (held by the element: this.hold(new ModelPick())).
+ */
+export class ModelPick {
+  value = null;
+
+  attributeChanged(name) {
+    if (name === 'model' || name === 'weights-src') this.value = null;
+  }
+}
+
+/**
  * A labelled model switcher (the two shipped models, "the model I trained", enabled once a run on
  * the page has finished, and the reader's checkpoint). `onPick(source)` runs when the reader picks
- * one, and again when a new model is trained (or a checkpoint loaded) while it is picked; `page`:
- * the author's files (startingModel), offered first. Returns { control, select, off }.
+ * one, and again when a new model is trained (or a checkpoint loaded) while it is picked. `start`:
+ * what startingModel gave ({ source, page }: the author's files, offered first); `pick`: the
+ * element's ModelPick, which the switcher shows and keeps up to date. Returns { control, select, off }.
  */
-export function modelSwitcher(uid, lib, source, onPick, page = null) {
+export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, onPicked) {
+  const source = pick.value ?? authors;
+  const onPick = (picked) => {
+    pick.value = picked;
+    onPicked(picked);
+  };
   const id = `${uid}-model`;
   const select = h(
     'select',

@@ -14,7 +14,7 @@ import { linearScale } from '../charts/cost-layout.js';
 import { roundTicks } from '../charts/loss-layout.js';
 import { formatDecimal, formatPercent } from '../format.js';
 import { makeModel } from '../train/models.js';
-import { modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .chart { width: 100%; min-width: 0; }
@@ -39,8 +39,7 @@ export class TbStream extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #picked = null; // the reader's choice of model, kept across re-renders until model or weights-src change
-  #forgetPick = this.hold({ attributeChanged: (name) => ['model', 'weights-src'].includes(name) && (this.#picked = null) });
+  #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
   #parts;
   #stats = null;
   #observer;
@@ -56,19 +55,9 @@ export class TbStream extends TbElement {
     this.#lib = lib;
     const start = startingModel(this, lib);
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
-    const { source, page } = start;
-    this.#page = page;
+    this.#page = start.page;
     this.#off?.();
-    const { control, select, off } = modelSwitcher(
-      this.uid,
-      lib,
-      this.#picked ?? source,
-      (picked) => {
-        this.#picked = picked;
-        this.#measure(picked);
-      },
-      page,
-    );
+    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked));
     this.#off = off;
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
