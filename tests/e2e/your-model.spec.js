@@ -146,16 +146,23 @@ test('config-src: a config inlined in the page or a .json file of the site; anyt
 <script type="application/json" id="qwen">${config('qwen2-7b.json')}</script>
 <tb-param-table id="inline" config-src="#qwen"></tb-param-table>
 <tb-memory id="fetched" config-src="/course/llama3-8b.json"></tb-memory>
+<tb-param-table id="fetched-too" config-src="/course/llama3-8b.json"></tb-param-table>
 <tb-cost-chart id="missing" config-src="#nothing"></tb-cost-chart>
 <tb-anatomy id="elsewhere" config-src="https://example.com/config.json"></tb-anatomy>
 </body></html>`,
     }),
   );
-  await page.route('**/course/llama3-8b.json', (route) => route.fulfill({ contentType: 'application/json', body: config('llama3-8b.json') }));
+  let fetched = 0;
+  await page.route('**/course/llama3-8b.json', (route) => {
+    fetched++;
+    route.fulfill({ contentType: 'application/json', body: config('llama3-8b.json') });
+  });
   await page.goto('/course/page.html');
   await waitForWidgets(page);
   await expect(page.locator('#inline tr.total td.num').nth(1)).toHaveText('7,615,616,512');
   await expect(page.locator('#fetched table')).toContainText(`${withCommas(2 * 8_030_261_248)} bytes`);
+  await expect(page.locator('#fetched-too tr.total td.num').nth(1)).toHaveText('8,030,261,248');
+  expect(fetched, 'one download for the two widgets that name it').toBe(1);
   await expect(page.locator('#missing .error').first()).toHaveText(/config-src "#nothing" names no <script> in the page/);
   await expect(page.locator('#elsewhere .error').first()).toHaveText(/is not a \.json file on this site/);
   // The author's config is offered beside the presets, and comes back after the reader tried another.

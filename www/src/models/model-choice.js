@@ -3,8 +3,8 @@
 // author's `model` attribute (a preset name or a config.json's text), else the default.
 //
 // config-src is the id of a <script type="application/json"> in the page ("#my-config"), or a URL
-// of a .json file on the page's own site, fetched by the widget once (each widget that names it
-// fetches it) with its progress shown. Either is checked by the library like a dropped file; one
+// of a .json file on the page's own site, fetched once for the page (whichever widgets name it)
+// with its progress shown. Either is checked by the library like a dropped file; one
 // that cannot be had is named and the widget goes on with `model`; one the library refuses is named
 // and the widget shows its default.
 //
@@ -149,12 +149,7 @@ export class ModelChoice {
   async #fetch(src) {
     const progress = h('progress', { 'aria-label': 'Loading the model' });
     this.#loading = { src, progress };
-    let result;
-    try {
-      result = { src, text: await readJson(src, progress) };
-    } catch (err) {
-      result = { src, error: `config-src "${clipText(src)}" could not be read: ${err.message}`, text: undefined };
-    }
+    const result = await download(src, progress);
     if (this.#loading?.src !== src) return; // the attribute changed meanwhile
     this.#loading = null;
     this.#fetched = result;
@@ -162,18 +157,37 @@ export class ModelChoice {
   }
 }
 
-/** The text at `src`, at most CONFIG_LIMIT bytes, reporting its progress on `progress`. */
-async function readJson(src, progress) {
+// config-src downloads of the page, by URL: each is fetched once, whichever widgets name it.
+const downloads = new Map(); // URL -> { result: Promise<{ src, text } | { src, error }>, bars: Set }
+
+/** The result of reading `src` (shared), its progress shown on `progress` while it lasts. */
+function download(src, progress) {
+  let d = downloads.get(src);
+  if (!d) {
+    d = { bars: new Set() };
+    d.result = readJson(src, d.bars).then(
+      (text) => ({ src, text }),
+      (err) => ({ src, error: `config-src "${clipText(src)}" could not be read: ${err.message}`, text: undefined }),
+    );
+    downloads.set(src, d);
+  }
+  d.bars.add(progress);
+  return d.result;
+}
+
+/** The text at `src`, at most CONFIG_LIMIT bytes, reporting its progress on every bar of `bars`. */
+async function readJson(src, bars) {
   // mode same-origin: a redirect to another site fails instead of leaving the page's site.
   const response = await fetch(src, { mode: 'same-origin', credentials: 'same-origin' });
   if (!response.ok) throw new Error(`the server answered ${response.status}`);
   const total = Number(response.headers.get('content-length')) || 0;
   if (total > CONFIG_LIMIT) throw new Error(`it is ${formatBytes(total)}, and a config.json is a few KB`);
-  if (total) progress.max = total;
   const bytes = await readStream(response.body, {
     limit: CONFIG_LIMIT,
     tooLarge: () => new Error(`it is over ${formatBytes(CONFIG_LIMIT)}, and a config.json is a few KB`),
-    onRead: (read) => total && (progress.value = read),
+    onRead: (read) => {
+      for (const bar of bars) if (total) Object.assign(bar, { max: total, value: read });
+    },
   });
   return new TextDecoder().decode(bytes);
 }
