@@ -12,7 +12,7 @@
 //   onPick('checkpoint') when the reader's checkpoint is loaded or chosen
 
 import { h } from '../elements/base.js';
-import { dropZone } from './drop-zone.js';
+import { dropPanelCss, dropZone } from './drop-zone.js';
 import { readStream } from '../models/read-stream.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
@@ -25,12 +25,7 @@ export const CHECKPOINT = 'checkpoint';
 export const LOAD_CHECKPOINT = '\u0000load-checkpoint';
 const LOAD = LOAD_CHECKPOINT;
 
-export const checkpointSheet = sheet(`
-.your-checkpoint { margin: 0.25rem 0 0.5rem; padding: 0.6rem 0.75rem; border: 1px dashed var(--_rule); border-radius: calc(var(--_radius) / 2); }
-.your-checkpoint.dragging { border-color: var(--_accent); border-style: solid; }
-.your-checkpoint p { margin: 0 0 0.4rem; }
-.your-checkpoint .row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
-.your-checkpoint input[type="file"] { max-width: 100%; }
+export const checkpointSheet = sheet(`${dropPanelCss('.your-checkpoint')}
 .your-checkpoint progress { width: 100%; }
 `);
 

@@ -12,7 +12,7 @@
 //                      // showed is forgotten (back to the author's model)
 
 import { h } from '../elements/base.js';
-import { dropZone } from './drop-zone.js';
+import { dropPanelCss, dropZone } from './drop-zone.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
 import { formatBytes, formatCompact } from '../format.js';
@@ -22,14 +22,11 @@ const LOAD = '\u0000load'; // the "Your model…" option: never a preset name or
 const YOURS = '\u0000yours';
 const PAGE = '\u0000page';
 
-const CSS = `
+const CSS = `${dropPanelCss('.your-model')}
 .model-control select { max-width: 100%; min-width: 0; }
-.your-model { flex: 1 1 100%; margin: 0.25rem 0 0.5rem; padding: 0.6rem 0.75rem; border: 1px dashed var(--_rule); border-radius: calc(var(--_radius) / 2); }
-.your-model.dragging { border-color: var(--_accent); border-style: solid; }
-.your-model p { margin: 0 0 0.4rem; }
+.your-model { flex: 1 1 100%; }
 .your-model textarea { box-sizing: border-box; width: 100%; min-height: 6rem; font-family: var(--_mono); font-size: 0.85rem; }
-.your-model .row { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin-top: 0.4rem; }
-.your-model input[type="file"] { max-width: 100%; }
+.your-model .row { margin-top: 0.4rem; }
 `;
 
 /** The switcher's stylesheet, for the styles of a widget that shows one. */
@@ -116,9 +113,8 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
   /** Checks a config's text with the library; shows the model it describes, or says why not. */
   function use(text) {
     if (text.trim() === '') return fail('Paste a config.json first, or drop or pick the file.');
-    if (new Blob([text]).size > CONFIG_LIMIT) {
-      return fail(`This text is ${formatBytes(new Blob([text]).size)}; a config.json is a few KB (at most ${formatBytes(CONFIG_LIMIT)} here).`);
-    }
+    const size = new Blob([text]).size;
+    if (size > CONFIG_LIMIT) return fail(`This text is ${formatBytes(size)}; a config.json is a few KB (at most ${formatBytes(CONFIG_LIMIT)} here).`);
     let label;
     try {
       label = labelOf(lib, text);

@@ -1,5 +1,7 @@
-// What the experiment widgets (<tb-ablation>, <tb-stream>) share: the model attribute, the model
-// switcher that learns of a model trained on the page, and GPT-2 small's reported figures.
+// What the widgets that run a character model share (<tb-ablation>, <tb-stream>, and for the model
+// switcher <tb-tiny-gpt>): the model attribute, the author's weights-src, the model switcher that
+// learns of a model trained on the page and of the reader's checkpoint, and GPT-2 small's reported
+// figures.
 
 import { h } from './base.js';
 import { clipText } from '../attributes.js';
@@ -17,11 +19,12 @@ export function shippedModelAttr(element) {
 }
 
 /**
- * The model an experiment starts with: the author's own (weights-src) once it has loaded, else the
- * `model` attribute's. Returns { source, page } (page: the author's files, or null), or { loading }:
- * the elements to show while weights-src loads (the element re-renders when it is done).
+ * The model a widget starts with: the author's own (weights-src) once it has loaded, else
+ * `fallback()` (for the experiments, the `model` attribute's). Returns { source, page } (page: the
+ * author's files, or null), or { loading }: the elements to show while weights-src loads (the
+ * element re-renders when it is done).
  */
-export function startingModel(element, lib) {
+export function startingModel(element, lib, fallback = () => shippedModelAttr(element)) {
   const src = element.attr('weights-src', null);
   if (src !== null) {
     const load = pageCheckpoint(src, lib.CharModel.checkpoint_limit(), () => element.update());
@@ -29,29 +32,39 @@ export function startingModel(element, lib) {
     if (load.state === 'ready') return { source: 'page', page: load.files };
     element.warn(load.message);
   }
-  return { source: shippedModelAttr(element), page: null };
+  return { source: fallback(), page: null };
 }
 
 /**
- * The reader's choice of model in an experiment widget, kept across its re-renders until the author
- * changes `model` or `weights-src` (held by the element: this.hold(new ModelPick())).
+ * The reader's choice of model in a widget that runs one, kept across its re-renders until the
+ * author changes one of `attributes` (held by the element: this.hold(new ModelPick())).
  */
 export class ModelPick {
   value = null;
+  #attributes;
+
+  constructor(attributes = ['model', 'weights-src']) {
+    this.#attributes = attributes;
+  }
 
   attributeChanged(name) {
-    if (name === 'model' || name === 'weights-src') this.value = null;
+    if (this.#attributes.includes(name)) this.value = null;
   }
 }
 
+/** The experiments' models, in their switcher's order: [value, label]. */
+const EXPERIMENT_MODELS = ['six-blocks', 'shipped', 'trained'].map((k) => [k, MODEL_LABELS[k]]);
+
 /**
- * A labelled model switcher (the two shipped models, "the model I trained", enabled once a run on
- * the page has finished, and the reader's checkpoint). `onPick(source)` runs when the reader picks
- * one, and again when a new model is trained (or a checkpoint loaded) while it is picked. `start`:
- * what startingModel gave ({ source, page }: the author's files, offered first); `pick`: the
- * element's ModelPick, which the switcher shows and keeps up to date. Returns { control, select, off }.
+ * A labelled model switcher: `models` ([value, label]; by default the two shipped models and "the
+ * model I trained", which is enabled once a run on the page has finished), and the reader's
+ * checkpoint. `onPicked(source)` runs when the reader picks one, and again when a new model is
+ * trained (or a checkpoint loaded) while it is picked. `start`: what startingModel gave
+ * ({ source, page }: the author's files, offered first); `pick`: the element's ModelPick, which the
+ * switcher shows and keeps up to date; `beside`: more controls for the same row. Returns
+ * { control, select, off }.
  */
-export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, onPicked) {
+export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, onPicked, { models = EXPERIMENT_MODELS, beside = [] } = {}) {
   const source = pick.value ?? authors;
   const onPick = (picked) => {
     pick.value = picked;
@@ -62,7 +75,7 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
     'select',
     { id },
     page ? h('option', { value: 'page' }, `${MODEL_LABELS.page} (${clipText(page.name, 40)})`) : null,
-    ['six-blocks', 'shipped', 'trained'].map((k) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, MODEL_LABELS[k])),
+    models.map(([k, label]) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, label)),
   );
   select.value = source;
   const picker = checkpointPicker({ uid, lib, select, onPick });
@@ -77,7 +90,7 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
     offTrained();
     picker.off();
   };
-  return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select), picker.panel), select, off };
+  return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select, beside), picker.panel), select, off };
 }
 
 /** GPT-2 small's reported figures (`items` of reported_gpt2_small()), labelled as quoted. */

@@ -15,11 +15,11 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, LEVELS, levelClass } from '../charts/heatmap.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
-import { latestTrained, onTrained } from '../train/trained.js';
+import { latestTrained } from '../train/trained.js';
 import { makeModel } from '../train/models.js';
-import { LOAD_CHECKPOINT, checkpointPicker, checkpointSheet } from '../controls/checkpoint-picker.js';
+import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
-import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
+import { ModelPick, modelSwitcher, startingModel } from './experiment-parts.js';
 import { clipText, parseWhole } from '../attributes.js';
 
 /** A heatmap row's height in px; its label is 1 px smaller. */
@@ -122,8 +122,7 @@ class TbTinyGpt extends TbElement {
 
   #model = null;
   #off = null;
-  #picked = null; // the reader's choice of model, kept across re-renders until seed or weights-src change
-  #forgetPick = this.hold({ attributeChanged: (name) => ['seed', 'weights-src'].includes(name) && (this.#picked = null) });
+  #pick = this.hold(new ModelPick(['seed', 'weights-src'])); // the reader's choice of model, across re-renders
 
   release() {
     this.#off?.();
@@ -142,26 +141,11 @@ class TbTinyGpt extends TbElement {
     }
     const text = this.attr('text', DEFAULT_TEXT);
     // The author's own model (weights-src), fetched once for the page; shown first when it loads.
-    const weightsSrc = this.attr('weights-src', null);
-    let page = null;
-    if (weightsSrc !== null) {
-      const load = pageCheckpoint(weightsSrc, lib.CharModel.checkpoint_limit(), () => this.update());
-      if (load.state === 'loading') return this.shadowRoot.replaceChildren(...loadingView(load, weightsSrc));
-      if (load.state === 'error') this.warn(load.message);
-      else page = load.files;
-    }
+    const start = startingModel(this, lib, () => 'shipped');
+    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    const { page } = start;
 
-    const modelId = `${this.uid}-model`;
     const textId = `${this.uid}-text`;
-    const select = h(
-      'select',
-      { id: modelId },
-      page ? h('option', { value: 'page' }, `this page's model (${clipText(page.name, 40)})`) : null,
-      h('option', { value: 'shipped' }, 'trained on this page (shipped)'),
-      h('option', { value: 'untrained' }, `untrained (seed ${seed ?? 0})`),
-      h('option', { value: 'trained', disabled: !latestTrained() }, 'the model I trained'),
-    );
-    select.value = seed !== null ? 'untrained' : page ? 'page' : 'shipped';
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
@@ -186,21 +170,23 @@ class TbTinyGpt extends TbElement {
       if (!this.#model) return;
       region.show(() => this.#model.read(input.value, 3), readingResult);
     };
-    const picker = checkpointPicker({
-      uid: this.uid,
+    this.#off?.();
+    const { control, select, off } = modelSwitcher(
+      this.uid,
       lib,
-      select,
-      onPick: () => {
-        this.#picked = select.value;
-        if (load()) run();
+      { source: seed !== null ? 'untrained' : start.source, page },
+      this.#pick,
+      () => load() && run(),
+      {
+        models: [
+          ['shipped', 'trained on this page (shipped)'],
+          ['untrained', `untrained (seed ${seed ?? 0})`],
+          ['trained', 'the model I trained'],
+        ],
+        beside: [h('label', { htmlFor: textId }, 'Text'), input],
       },
-    });
-    if (this.#picked) picker.show(this.#picked);
-    select.addEventListener('change', () => {
-      if (select.value === LOAD_CHECKPOINT) return;
-      this.#picked = select.value;
-      if (load()) run();
-    });
+    );
+    this.#off = off;
     input.addEventListener('input', run);
     writeButton.addEventListener('click', () => {
       if (!this.#model) return;
@@ -211,28 +197,10 @@ class TbTinyGpt extends TbElement {
         region.fail(errorText(err));
       }
     });
-    this.#off?.();
-    const offTrained = onTrained(() => {
-      select.querySelector('option[value="trained"]').disabled = false;
-      if (select.value === 'trained' && load()) run();
-    });
-    this.#off = () => {
-      offTrained();
-      picker.off();
-    };
-
     if (load()) run();
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'TinyGPT, reading'),
-      h(
-        'div',
-        { class: 'controls' },
-        h('label', { htmlFor: modelId }, 'Model'),
-        select,
-        h('label', { htmlFor: textId }, 'Text'),
-        input,
-      ),
-      picker.panel,
+      control,
       note,
       region.error,
       region.output,

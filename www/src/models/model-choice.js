@@ -20,7 +20,7 @@ import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
 import { CONFIG_LIMIT } from './your-model.js';
-import { readStream } from './read-stream.js';
+import { fetchSameSite } from './read-stream.js';
 import { modelLabel, modelSwitcher, modelSwitcherSheet } from '../controls/model-switcher.js';
 
 export { modelSwitcherSheet };
@@ -177,15 +177,10 @@ function download(src, progress) {
 
 /** The text at `src`, at most CONFIG_LIMIT bytes, reporting its progress on every bar of `bars`. */
 async function readJson(src, bars) {
-  // mode same-origin: a redirect to another site fails instead of leaving the page's site.
-  const response = await fetch(src, { mode: 'same-origin', credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  if (total > CONFIG_LIMIT) throw new Error(`it is ${formatBytes(total)}, and a config.json is a few KB`);
-  const bytes = await readStream(response.body, {
+  const bytes = await fetchSameSite(src, {
     limit: CONFIG_LIMIT,
-    tooLarge: () => new Error(`it is over ${formatBytes(CONFIG_LIMIT)}, and a config.json is a few KB`),
-    onRead: (read) => {
+    tooLarge: (n, whole) => new Error(`it is ${whole ? formatBytes(n) : `over ${formatBytes(CONFIG_LIMIT)}`}, and a config.json is a few KB`),
+    onRead: (read, total) => {
       for (const bar of bars) if (total) Object.assign(bar, { max: total, value: read });
     },
   });

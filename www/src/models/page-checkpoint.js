@@ -11,7 +11,7 @@
 import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { readStream } from './read-stream.js';
+import { fetchSameSite } from './read-stream.js';
 import { CONFIG_LIMIT } from './your-model.js';
 
 const loads = new Map(); // URL -> { state, files | message, waiting: Set of callbacks, bars: Set of <progress> }
@@ -50,17 +50,11 @@ export function pageCheckpoint(src, limit, onChange) {
 }
 
 async function fetchFiles(weightsUrl, limit, load) {
-  const beside = (name) => new URL(name, weightsUrl);
-  // mode same-origin: a redirect to another site fails instead of leaving the page's site.
-  const response = await fetch(weightsUrl, { mode: 'same-origin', credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${clipText(weightsUrl.pathname)}: the server answered ${response.status}`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  const tooLarge = (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`);
-  if (total > limit) throw tooLarge(total);
-  const weights = await readStream(response.body, {
+  const weights = await fetchSameSite(weightsUrl, {
+    label: clipText(weightsUrl.pathname),
     limit,
-    tooLarge,
-    onRead: (read) => {
+    tooLarge: (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`),
+    onRead: (read, total) => {
       for (const bar of load.bars) {
         bar.max = total || read;
         bar.value = read;
@@ -68,9 +62,8 @@ async function fetchFiles(weightsUrl, limit, load) {
     },
   });
   const text = async (name) => {
-    const r = await fetch(beside(name), { mode: 'same-origin', credentials: 'same-origin' });
-    if (!r.ok) throw new Error(`${name} beside the weights: the server answered ${r.status}`);
-    const bytes = await readStream(r.body, {
+    const bytes = await fetchSameSite(new URL(name, weightsUrl), {
+      label: `${name} beside the weights`,
       limit: CONFIG_LIMIT,
       tooLarge: (n) => new Error(`${name} beside the weights is over ${formatBytes(n)}; it should be a few KB`),
     });

@@ -1,10 +1,12 @@
 // Reading a file or a download a chunk at a time: progress as it goes, a size limit enforced as the
-// bytes arrive (a server may not say the length, a file may be huge), and a way to stop. The
-// config-src and weights-src downloads and the dropped checkpoint use it.
+// bytes arrive (a server may not say the length, a file may be huge), and a way to stop; and
+// downloads from the page's own site on top of it. The config-src and weights-src downloads and the
+// dropped checkpoint use them.
 
 /**
  * The bytes of a stream (a File's or a fetch's), at most `limit` of them: `onRead(bytes so far)`
- * after each chunk; `tooLarge(bytes)` makes the error when the limit is passed; null when
+ * after each chunk; `tooLarge(bytes, whole)` makes the error when the limit is passed (whole: the
+ * size is the stream's whole length, else what was read so far); null when
  * `job.cancelled` became true meanwhile.
  */
 export async function readStream(stream, { limit = Infinity, tooLarge, onRead = () => {}, job = {} }) {
@@ -18,10 +20,24 @@ export async function readStream(stream, { limit = Infinity, tooLarge, onRead = 
     if (job.cancelled || read > limit) {
       reader.cancel();
       if (job.cancelled) return null;
-      throw tooLarge(read);
+      throw tooLarge(read, false);
     }
     chunks.push(value);
     onRead(read);
   }
   return new Blob(chunks).arrayBuffer();
+}
+
+/**
+ * The bytes at `url`, fetched from the page's own site only (mode same-origin: a redirect to
+ * another site fails instead of leaving it), at most `limit` of them (a Content-Length past it is
+ * refused before any byte is read): `onRead(bytes so far, total or 0)` after each chunk. `label`
+ * starts the message of a failed answer ("config.json beside the weights: the server answered 404").
+ */
+export async function fetchSameSite(url, { label = '', limit, tooLarge, onRead = () => {} }) {
+  const response = await fetch(url, { mode: 'same-origin', credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${label ? `${label}: ` : ''}the server answered ${response.status}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (total > limit) throw tooLarge(total, true);
+  return readStream(response.body, { limit, tooLarge, onRead: (read) => onRead(read, total) });
 }

@@ -9,68 +9,26 @@
 //   forgetCheckpoint()
 //   const off = onCheckpoint(fn)  fn() after every publish or forget
 
+import { pageSlot } from './page-slot.js';
+
 /** Weights up to this many bytes are kept across reloads (base64 in localStorage: ~1.4 MB of text). */
 export const CHECKPOINT_KEEP_LIMIT = 1 << 20;
 
-const key = () => `tb-your-checkpoint:${globalThis.location?.pathname ?? ''}`;
-const listeners = new Set();
-let current; // undefined: storage not read yet
+const slot = pageSlot('your-checkpoint', {
+  encode: (files) => ({ ...files, weights: toBase64(files.weights) }),
+  decode: (kept) =>
+    typeof kept.name === 'string' && typeof kept.weights === 'string'
+      ? { name: kept.name, weights: fromBase64(kept.weights), config: kept.config ?? null, vocab: kept.vocab ?? null }
+      : null,
+});
 
-export function latestCheckpoint() {
-  if (current === undefined) current = restore();
-  return current;
-}
+export const latestCheckpoint = () => slot.get();
 
-export function publishCheckpoint(files) {
-  current = files;
-  let kept = false;
-  try {
-    if (files.weights.byteLength <= CHECKPOINT_KEEP_LIMIT) {
-      globalThis.localStorage?.setItem(key(), JSON.stringify({ ...files, weights: toBase64(files.weights) }));
-      kept = true;
-    } else {
-      globalThis.localStorage?.removeItem(key());
-    }
-  } catch {
-    kept = false; // storage refused or full: the checkpoint still works on this visit, and an older
-    try {
-      globalThis.localStorage?.removeItem(key()); // one kept must not come back after a reload
-    } catch {
-      // storage off altogether
-    }
-  }
-  announce();
-  return kept;
-}
+export const publishCheckpoint = (files) => slot.set(files, files.weights.byteLength <= CHECKPOINT_KEEP_LIMIT);
 
-export function forgetCheckpoint() {
-  current = null;
-  try {
-    globalThis.localStorage?.removeItem(key());
-  } catch {
-    // nothing kept
-  }
-  announce();
-}
+export const forgetCheckpoint = () => slot.clear();
 
-export function onCheckpoint(fn) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-
-function announce() {
-  for (const fn of [...listeners]) fn();
-}
-
-function restore() {
-  try {
-    const kept = JSON.parse(globalThis.localStorage?.getItem(key()) ?? 'null');
-    if (!kept || typeof kept.name !== 'string' || typeof kept.weights !== 'string') return null;
-    return { name: kept.name, weights: fromBase64(kept.weights), config: kept.config ?? null, vocab: kept.vocab ?? null };
-  } catch {
-    return null;
-  }
-}
+export const onCheckpoint = (fn) => slot.on(fn);
 
 function toBase64(buffer) {
   const bytes = new Uint8Array(buffer);

@@ -21,7 +21,7 @@ export const MODEL_LABELS = {
 export function makeModel(lib, source, seed = 0, page = null) {
   if (source === 'page') {
     if (!page) throw new Error('this page names no model of its own (weights-src)');
-    return lib.CharModel.from_checkpoint(new Uint8Array(page.weights), page.config ?? undefined, page.vocab ?? undefined);
+    return fromFiles(lib, page);
   }
   if (source === 'untrained') return lib.CharModel.untrained(seed);
   if (source === 'six-blocks') return lib.CharModel.six_blocks();
@@ -33,7 +33,12 @@ export function makeModel(lib, source, seed = 0, page = null) {
   if (source === 'checkpoint') {
     const c = latestCheckpoint();
     if (!c) throw new Error('no checkpoint of yours is loaded: choose "Your checkpoint…" and drop its files');
-    return lib.CharModel.from_checkpoint(new Uint8Array(c.weights), c.config ?? undefined, c.vocab ?? undefined);
+    return fromFiles(lib, c);
   }
   return lib.CharModel.shipped();
+}
+
+/** A checkpoint's files ({ weights, config, vocab }, as the stores keep them) as a CharModel. */
+function fromFiles(lib, files) {
+  return lib.CharModel.from_checkpoint(new Uint8Array(files.weights), files.config ?? undefined, files.vocab ?? undefined);
 }
