@@ -29,11 +29,7 @@ impl Error {
     /// `value` is echoed short: a number of more than 15 digits in scientific notation ("1e300"),
     /// anything longer than 40 characters cut ([`clip`]), so a message never repeats a page of input.
     pub fn out_of_range(what: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) -> Self {
-        Error::OutOfRange {
-            what: what.into(),
-            value: clip(&crate::numbers::short_digits(&value.to_string())),
-            allowed: allowed.into(),
-        }
+        Error::OutOfRange { what: what.into(), value: clip(&short_digits(&value.to_string())), allowed: allowed.into() }
     }
 
     pub fn weights(tensor: impl Into<String>, problem: impl Into<String>) -> Self {
@@ -92,4 +88,23 @@ pub fn clip_to(text: &str, max: usize) -> String {
     } else {
         format!("{}…", text.chars().take(max.saturating_sub(1)).collect::<String>())
     }
+}
+
+/// A number as text, short: a run of more than 15 digits (how `f64` and `u64` print a huge value,
+/// "1000…000" for 1e300) becomes scientific notation with three significant digits ("1e300",
+/// "1.23e19"); any other text is returned as it is. Works on the text, so the wasm carries no
+/// float parsing.
+pub fn short_digits(text: &str) -> String {
+    let (sign, digits) = text.strip_prefix('-').map_or(("", text), |d| ("-", d));
+    let whole = digits.split('.').next().unwrap_or("");
+    if whole.len() <= 15
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !digits[whole.len()..].bytes().all(|b| b == b'.' || b.is_ascii_digit())
+    {
+        return text.to_string();
+    }
+    let lead = &whole[..1];
+    let rest = whole[1..3].trim_end_matches('0');
+    let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+    format!("{sign}{lead}{point}e{}", whole.len() - 1)
 }

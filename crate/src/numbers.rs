@@ -1,6 +1,7 @@
 //! Plain-text number formatting for messages and the command line. (The page formats with
 //! `Intl.NumberFormat`; this is for text the crate itself writes.)
 
+pub use crate::error::short_digits;
 use crate::error::{Error, Result};
 
 /// 124439808 -> "124,439,808".
@@ -14,25 +15,6 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
-}
-
-/// A number as text, short: a run of more than 15 digits (how `f64` and `u64` print a huge value,
-/// "1000…000" for 1e300) becomes scientific notation with three significant digits ("1e300",
-/// "1.23e19"); any other text is returned as it is. Works on the text, so the wasm carries no
-/// float parsing.
-pub fn short_digits(text: &str) -> String {
-    let (sign, digits) = text.strip_prefix('-').map_or(("", text), |d| ("-", d));
-    let whole = digits.split('.').next().unwrap_or("");
-    if whole.len() <= 15
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !digits[whole.len()..].bytes().all(|b| b == b'.' || b.is_ascii_digit())
-    {
-        return text.to_string();
-    }
-    let lead = &whole[..1];
-    let rest = whole[1..3].trim_end_matches('0');
-    let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
-    format!("{sign}{lead}{point}e{}", whole.len() - 1)
 }
 
 /// A count typed into the page arrives as a JavaScript number: accept it only if it is a whole,

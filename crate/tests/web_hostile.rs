@@ -65,6 +65,11 @@ impl Picks {
         }
     }
 
+    /// Absent half the time, else any number.
+    fn optional_number(&mut self) -> Option<f64> {
+        (self.below(2) == 0).then(|| self.number())
+    }
+
     fn text(&mut self) -> String {
         const TEXTS: [&str; 10] = [
             "",
@@ -228,7 +233,19 @@ fn a_model_takes_any_text_and_any_numbers() {
     let mut model = web::CharModel::six_blocks().map_err(JsValue::from).expect("the shipped six-block model");
     for _ in 0..40 {
         check("CharModel::read", model.read(&p.text(), p.number()));
-        check("CharModel::sample", model.sample(&p.text(), p.number(), p.number(), p.number()));
+        let (top_k, top_p) = (p.optional_number(), p.optional_number());
+        check(
+            "CharModel::sample",
+            model.sample(&p.text(), p.number().min(400.0), p.number(), p.number(), top_k, top_p),
+        );
+        check("CharModel::inspect", model.inspect(&p.text()));
+        check("CharModel::attention", model.attention(&p.text()));
+        let (top_k, top_p) = (p.optional_number(), p.optional_number());
+        check("CharModel::next_distribution", model.next_distribution(&p.text(), p.number(), top_k, top_p));
+        check(
+            "CharModel::head_summaries",
+            model.head_summaries(p.optional_text().map(|t| t.chars().take(400).collect())),
+        );
         let mode = ["intact", "removed", "overwritten", ""][p.below(4)].to_string();
         let mode = if p.below(4) == 0 { p.text() } else { mode };
         check(

@@ -18,6 +18,7 @@ use transformer_block::nn::NormPlacement;
 use transformer_block::train::corpus::LESSON_PROSE;
 use transformer_block::train::optimizer::Schedule;
 use transformer_block::train::sample::{generate, MAX_LENGTH};
+use transformer_block::train::sampler::Sampling;
 use transformer_block::train::{TrainSettings, Trainer};
 
 /// A count as a caller gives it: left at its default, a small number (where the limits are), or
@@ -123,5 +124,7 @@ fuzz_target!(|input: Input| {
     };
     let temperature = input.temperature.or(0.8);
     let vocab = trainer.vocab.clone();
-    checked(generate(trainer.trainable(), &vocab, &input.prompt, length, temperature, input.seed));
+    if let Some(sampling) = checked(Sampling::new(temperature, None, None, vocab.len())) {
+        checked(generate(trainer.trainable(), &vocab, &input.prompt, length, &sampling, input.seed));
+    }
 });

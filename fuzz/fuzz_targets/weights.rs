@@ -12,6 +12,7 @@ use libfuzzer_sys::fuzz_target;
 use transformer_block::config::ModelConfig;
 use transformer_block::nn::{weights, TinyGpt, TrainableGpt};
 use transformer_block::train::sample::{generate, read};
+use transformer_block::train::sampler::Sampling;
 use transformer_block::train::Vocabulary;
 
 fuzz_target!(|data: &[u8]| {
@@ -44,7 +45,10 @@ fn run(m: &TinyGpt) {
     }
     checked(read(m, &vocab, "The stream carries it.", 5));
     if let Some(mut flat) = checked(TrainableGpt::from_model(m, 1)) {
-        checked(generate(&mut flat, &vocab, "the ", 3, 0.8, 1));
+        let sampling = Sampling::new(0.8, Some(5), Some(0.9), vocab.len()).expect("valid settings");
+        checked(generate(&mut flat, &vocab, "the ", 3, &sampling, 1));
+        // Every intermediate of one text, as the page's inspector reads it.
+        checked(flat.inspect(&vocab, "The stream"));
     }
     // The experiments' flat copy (CharModel.loss, ablation, stream): 16 windows at once.
     checked(TrainableGpt::from_model(m, 16));

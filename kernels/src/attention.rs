@@ -30,23 +30,48 @@ impl AttentionShape {
     }
 }
 
+/// The scaled score of query t against key t2 in one head of sequence b: q_t·k_t2/√d_head, the
+/// number the softmax turns into a weight (the one place it is computed, for [`attention_forward`]
+/// and [`attention_scores`]). qkv [B, T, 3d]
+#[inline(always)]
+fn score(qkv: &[f32], s: &AttentionShape, b: usize, head: usize, t: usize, t2: usize) -> f32 {
+    let (base, d, hd) = (b * s.seq_len, s.d_model, s.head_width());
+    let q = &qkv[(base + t) * 3 * d + head * hd..][..hd];
+    let k = &qkv[(base + t2) * 3 * d + d + head * hd..][..hd];
+    dot(q, k) * (1.0 / (hd as f32).sqrt())
+}
+
+/// scores [B, h, T, T]: every query's scaled score against every key, before the mask and the
+/// softmax (what [`attention_forward`] turns into weights; a decoder then sets the scores above the
+/// diagonal aside). qkv [B, T, 3d]
+pub fn attention_scores(scores: &mut [f32], qkv: &[f32], s: AttentionShape) {
+    let t_len = s.seq_len;
+    for b in 0..s.batch {
+        for head in 0..s.n_heads {
+            for t in 0..t_len {
+                let row = &mut scores[((b * s.n_heads + head) * t_len + t) * t_len..][..t_len];
+                for (t2, z) in row.iter_mut().enumerate() {
+                    *z = score(qkv, &s, b, head, t, t2);
+                }
+            }
+        }
+    }
+}
+
 /// out [B, T, d]: each head's weighted sum of values, heads side by side;
 /// att [B, h, T, T]: the attention weights (softmax of q·k/√d_head over the allowed keys, 0 elsewhere).
 ///
 /// qkv [B, T, 3d]: q, k, v side by side, head i in columns i·d_head .. (i+1)·d_head of each.
 pub fn attention_forward(out: &mut [f32], att: &mut [f32], qkv: &[f32], s: AttentionShape) {
     let (t_len, d, hd) = (s.seq_len, s.d_model, s.head_width());
-    let scale = 1.0 / (hd as f32).sqrt();
     for b in 0..s.batch {
         let base = b * t_len; // first position of this sequence
         for head in 0..s.n_heads {
             for t in 0..t_len {
-                let q = &qkv[(base + t) * 3 * d + head * hd..][..hd];
                 let row = &mut att[((b * s.n_heads + head) * t_len + t) * t_len..][..t_len];
                 let visible = s.visible(t);
-                for (t2, score) in row[..visible].iter_mut().enumerate() {
-                    let k = &qkv[(base + t2) * 3 * d + d + head * hd..][..hd];
-                    *score = dot(q, k) * scale;
+                for (t2, z) in row[..visible].iter_mut().enumerate() {
+                    *z = score(qkv, &s, b, head, t, t2);
                 }
                 softmax_in_place(&mut row[..visible]);
                 row[visible..].fill(0.0);

@@ -1,6 +1,12 @@
 //! LayerNorm's flat pair (row-major [N, d], outputs first): each row minus its mean, divided by its
 //! spread, then a gain and a bias; and the gradients.
 
+/// x̂ = (x − μ)·r: one number of a row normalised (mean 0, spread 1), before the gain and bias.
+#[inline(always)]
+pub fn normalized(x: f32, mean: f32, rstd: f32) -> f32 {
+    (x - mean) * rstd
+}
+
 /// out [N, d] = γ ⊙ (x − μ)·r + β for each row x of inp [N, d], where μ is the row's mean and
 /// r = 1/√(σ² + ε) (σ² the row's variance). Keeps μ [N] and r [N] for the backward pass.
 #[allow(clippy::too_many_arguments)]
@@ -20,7 +26,7 @@ pub fn layernorm_forward(
         let var = x.iter().map(|v| (v - mu) * (v - mu)).sum::<f32>() / d as f32;
         let s = 1.0 / (var + eps).sqrt();
         for (j, (y, v)) in y.iter_mut().zip(x).enumerate() {
-            *y = gain[j] * ((v - mu) * s) + bias[j];
+            *y = gain[j] * normalized(*v, mu, s) + bias[j];
         }
         (*m, *r) = (mu, s);
     }
@@ -47,7 +53,7 @@ pub fn layernorm_backward(
     for (((dx, g), x), (&mu, &s)) in rows.zip(mean.iter().zip(rstd)) {
         let (mut g_mean, mut g_xhat_mean) = (0.0f32, 0.0f32);
         for j in 0..d {
-            let xhat = (x[j] - mu) * s;
+            let xhat = normalized(x[j], mu, s);
             let gj = gain[j] * g[j];
             g_mean += gj;
             g_xhat_mean += gj * xhat;
@@ -55,7 +61,7 @@ pub fn layernorm_backward(
         g_mean /= d as f32;
         g_xhat_mean /= d as f32;
         for j in 0..d {
-            let xhat = (x[j] - mu) * s;
+            let xhat = normalized(x[j], mu, s);
             dbias[j] += g[j];
             dgain[j] += xhat * g[j];
             dx[j] += s * (gain[j] * g[j] - g_mean - xhat * g_xhat_mean);

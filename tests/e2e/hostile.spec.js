@@ -21,6 +21,7 @@ const WIDGETS = {
   'tb-moe': '<tb-moe experts="6" k="3" seed="7"></tb-moe>',
   'tb-masks': '<tb-masks tokens="5" seed="3"></tb-masks>',
   'tb-tiny-gpt': '<tb-tiny-gpt seed="7" text="Attention mixes positions."></tb-tiny-gpt>',
+  'tb-attention': '<tb-attention model="six-blocks" text="heads look"></tb-attention>',
   'tb-number': '<tb-number model="gpt2-small" value="total_params"></tb-number>',
   'tb-train': '<tb-train steps="300" warmup="100"></tb-train>',
   'tb-ablation': '<tb-ablation model="shipped" mode="removed"></tb-ablation>',

@@ -120,6 +120,14 @@ export function formatDecimal(x, places = 3) {
   return decimalFormats.get(places).format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x);
 }
 
+const fixedFormats = new Map(); // places -> a format to exactly that many decimals
+
+/** A number to exactly `places` decimals, for a column of them: 0.5 -> "0.500". */
+export function formatFixed(x, places = 3) {
+  if (!fixedFormats.has(places)) fixedFormats.set(places, lazyFormat({ maximumFractionDigits: places, minimumFractionDigits: places }));
+  return fixedFormats.get(places).format(Object.is(Math.round(x * 10 ** places), -0) ? 0 : x);
+}
+
 /** A vector as the lessons write it: [1.1, 1.7] -> "(1.1, 1.7)", each to `places` decimals at most. */
 export function formatVector(xs, places = 3) {
   return `(${Array.from(xs, (x) => formatDecimal(x, places)).join(', ')})`;

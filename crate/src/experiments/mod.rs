@@ -5,11 +5,13 @@
 //! - [`stream`]: how large the stream is entering each block, how much attention and the
 //!   feed-forward add to it, and how far each block turns it.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
+//! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
 //! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
 
 pub mod ablation;
+pub mod heads;
 pub mod latency;
 pub mod quoted;
 pub mod race;

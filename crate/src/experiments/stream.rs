@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::check_text;
 use crate::error::{Error, Result};
+use crate::nn::inspect::euclidean_norm as norm;
 use crate::nn::{BlockMode, TrainableGpt};
 use crate::train::evaluate::windows;
 
@@ -36,10 +37,6 @@ pub struct StreamStats {
     /// Positions the medians are taken over.
     pub positions: usize,
     pub blocks: Vec<BlockStream>,
-}
-
-fn norm(x: &[f32]) -> f64 {
-    x.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()
 }
 
 fn norm_of_difference(a: &[f32], b: &[f32]) -> f64 {

@@ -15,7 +15,7 @@ use super::linear::Linear;
 use super::Matrix;
 use crate::nn::init::Rng;
 
-pub use tb_kernels::attention::{attention_backward, attention_forward, AttentionShape};
+pub use tb_kernels::attention::{attention_backward, attention_forward, attention_scores, AttentionShape};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiHeadAttention {

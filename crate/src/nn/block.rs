@@ -176,7 +176,7 @@ impl BlockShape {
         self.batch * self.seq_len
     }
 
-    fn attention(&self) -> AttentionShape {
+    pub fn attention(&self) -> AttentionShape {
         AttentionShape {
             batch: self.batch,
             seq_len: self.seq_len,

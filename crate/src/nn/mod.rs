@@ -10,6 +10,8 @@
 //! - [`block`]: the transformer block, with the switches the lessons' experiments need.
 //! - [`moe`]: a mixture of experts: a router and feed-forward experts, top-k.
 //! - [`gpt`]: the whole model: tables, blocks, final norm, tied output.
+//! - [`gpt_shape`], [`trainable`]: the same model in flat buffers (llm.c's shape), as training runs it.
+//! - [`inspect`]: every intermediate of one forward pass over a text, as the flat model computed it.
 //! - [`weights`]: safetensors in and out, with Hugging Face GPT-2 tensor names.
 //! - [`masks`]: an encoder block against a decoder block on the same input.
 //!
@@ -19,12 +21,15 @@ pub mod attention;
 pub mod block;
 pub mod feed_forward;
 pub mod gpt;
+pub mod gpt_shape;
 pub mod init;
+pub mod inspect;
 pub mod linear;
 pub mod masks;
 pub mod moe;
 pub mod norm;
 pub mod trainable;
+mod trainable_model;
 pub mod weights;
 
 // The flat kernels that live in their own crate (built at opt-level 3 while this one is built for
@@ -40,6 +45,8 @@ pub use attention::MultiHeadAttention;
 pub use block::{NormPlacement, Residual, Switches, TransformerBlock};
 pub use feed_forward::FeedForward;
 pub use gpt::TinyGpt;
+pub use gpt_shape::{GptShape, TensorInfo, MAX_WORKING_MEMORY};
+pub use inspect::Inspection;
 pub use moe::MixtureOfExperts;
 pub use norm::LayerNorm;
-pub use trainable::{BlockMode, BlockStreams, GptShape, TrainableGpt};
+pub use trainable::{BlockMode, BlockStreams, TrainableGpt};

@@ -4,7 +4,7 @@
 //! [`LayerNorm`] works on matrices, for the worked examples; [`layernorm_forward`] and
 //! [`layernorm_backward`] are the flat pair that training runs (row-major [N, d], outputs first).
 
-pub use tb_kernels::norm::{layernorm_backward, layernorm_forward};
+pub use tb_kernels::norm::{layernorm_backward, layernorm_forward, normalized};
 
 use super::{Matrix, RowVector};
 

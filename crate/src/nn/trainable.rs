@@ -1,229 +1,25 @@
 //! TinyGPT as training needs it, in llm.c's shape: every parameter in one flat buffer (with a table
-//! of where each tensor sits, by its Hugging Face name), every gradient in a second buffer of the same
-//! layout, and the activations of a forward pass kept in a third, so the backward pass can run
-//! through them in reverse. The forward pass goes ids -> tables -> blocks -> final norm -> tied
-//! logits -> loss; the backward pass comes back the same way, each layer's flat pair in its own
-//! file. Nothing is allocated per step.
+//! of where each tensor sits, by its Hugging Face name: [`GptShape`]), every gradient in a second
+//! buffer of the same layout, and the activations of a forward pass kept in a third, so the backward
+//! pass can run through them in reverse. The forward pass goes ids -> tables -> blocks -> final norm
+//! -> tied logits -> loss; the backward pass comes back the same way, each layer's flat pair in its
+//! own file. Nothing is allocated per step. What a forward pass leaves behind is read by the
+//! experiments and by [`inspect`](super::inspect) (every intermediate of one text).
 //!
-//! [`TinyGpt`] (matrices, every switch, the heatmaps) and this model hold the same weights and give
-//! the same logits (tested); [`TrainableGpt::from_model`] and [`TrainableGpt::to_model`] convert.
-//!
-//! Parameter layout: wte [V, d], wpe [P, d], then each block's tensors in [`BlockTensors`] order
-//! (linear weights as [out, in]), then ln_f's gain [d] and bias [d].
+//! [`TinyGpt`](super::TinyGpt) (matrices, every switch, the heatmaps) and this model hold the same
+//! weights and give the same logits (tested); [`TrainableGpt::from_model`] and
+//! [`TrainableGpt::to_model`] convert (trainable_model.rs).
 
 use super::block::{
     block_backward, block_forward, BlockActivations, BlockScratch, BlockShape, BlockTensors, NormPlacement, Residual,
-    Switches,
 };
 use super::embedding::{embedding_backward, embedding_forward};
-use super::gpt::TinyGpt;
+use super::gpt_shape::GptShape;
 use super::linear::{linear_backward, linear_forward};
 use super::loss::{crossentropy_backward, crossentropy_forward};
 use super::norm::{layernorm_backward, layernorm_forward};
-use super::{Matrix, RowVector};
-use crate::config::ModelConfig;
 use crate::error::{Error, Result};
-use crate::numbers::{short_digits, thousands};
-
-/// The most memory a [`TrainableGpt`] may take (256 MiB): [`TrainableGpt::from_model`] refuses a
-/// model that needs more, with a message, rather than ask for an allocation that aborts the program
-/// (or, in a page, the wasm instance). The largest run the training settings allow takes 150 MiB,
-/// the lessons' TinyGPT 2 MiB for 16 windows at once; a checkpoint of a long context need not fit
-/// (attention keeps B·h·P² numbers in every block: GPT-2 small takes 2.7 GiB for one sequence).
-pub const MAX_WORKING_MEMORY: u64 = 256 << 20;
-
-/// The shape of a GPT-2-style model: everything the flat buffers' layout depends on.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GptShape {
-    pub vocab_size: usize,
-    /// P: rows of the position table, the longest sequence.
-    pub context: usize,
-    pub d_model: usize,
-    pub n_layers: usize,
-    pub n_heads: usize,
-    pub d_ff: usize,
-    pub attention_bias: bool,
-    pub norm: NormPlacement,
-    pub eps: f32,
-}
-
-/// Where one tensor sits in the flat buffer, and what it is called in a Hugging Face GPT-2 checkpoint.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TensorInfo {
-    /// Its Hugging Face GPT-2 name ("h.0.attn.c_attn.weight").
-    pub name: String,
-    /// Its shape as stored here: [out, in] for a linear weight, [rows, d] for a table, [n] otherwise.
-    pub shape: Vec<usize>,
-    pub offset: usize,
-    pub len: usize,
-    /// A linear layer's weight matrix (stored transposed from the checkpoint's [in, out]).
-    pub linear: bool,
-}
-
-impl TensorInfo {
-    /// Matrices (the tables and the linear weights) get weight decay; gains and biases do not.
-    pub fn is_matrix(&self) -> bool {
-        self.shape.len() == 2
-    }
-}
-
-/// The names of [`BlockTensors`]' fields in the checkpoint, in order, and whether each is a linear weight.
-const BLOCK_TENSOR_NAMES: [(&str, bool); 12] = [
-    ("ln_1.weight", false),
-    ("ln_1.bias", false),
-    ("attn.c_attn.weight", true),
-    ("attn.c_attn.bias", false),
-    ("attn.c_proj.weight", true),
-    ("attn.c_proj.bias", false),
-    ("ln_2.weight", false),
-    ("ln_2.bias", false),
-    ("mlp.c_fc.weight", true),
-    ("mlp.c_fc.bias", false),
-    ("mlp.c_proj.weight", true),
-    ("mlp.c_proj.bias", false),
-];
-
-impl GptShape {
-    /// The shape of a running model (which must have every switch at its default but the norm's place).
-    pub fn of(m: &TinyGpt) -> Result<GptShape> {
-        let first = m.blocks.first().ok_or_else(|| Error::field("n_layers", "the model has no blocks"))?;
-        let norm = first.switches.norm;
-        let plain = Switches { norm, ..Switches::default() };
-        if m.blocks.iter().any(|b| b.switches != plain || !b.attn.causal) {
-            return Err(Error::field(
-                "switches",
-                "only a causal model with both sublayers on, residual adds and one norm placement for every block can be trained",
-            ));
-        }
-        Ok(GptShape {
-            vocab_size: m.vocab_size(),
-            context: m.context(),
-            d_model: m.wte.ncols(),
-            n_layers: m.blocks.len(),
-            n_heads: first.attn.n_heads,
-            d_ff: first.mlp.c_fc.outputs(),
-            attention_bias: first.attn.c_attn.bias.is_some(),
-            norm,
-            eps: first.ln_1.eps,
-        })
-    }
-
-    pub fn block(&self, batch: usize, seq_len: usize) -> BlockShape {
-        BlockShape {
-            batch,
-            seq_len,
-            d_model: self.d_model,
-            n_heads: self.n_heads,
-            d_ff: self.d_ff,
-            attention_bias: self.attention_bias,
-            norm: self.norm,
-            residual: Residual::Add,
-            eps: self.eps,
-        }
-    }
-
-    fn block_len(&self) -> usize {
-        self.block(1, 1).tensor_lens().iter().sum()
-    }
-
-    fn block_offset(&self, i: usize) -> usize {
-        (self.vocab_size + self.context) * self.d_model + i * self.block_len()
-    }
-
-    /// Every parameter, the tied table once.
-    pub fn n_params(&self) -> usize {
-        self.block_offset(self.n_layers) + 2 * self.d_model
-    }
-
-    /// The bytes a [`TrainableGpt`] of this shape takes for `max_batch` sequences of P at once:
-    /// parameters and gradients, every block's activations (attention's B·h·P² weights among them),
-    /// the final norm, the logits and losses, the backward pass's working space, 4 bytes a number
-    /// and 8 an id. In f64, so a shape of any size has an answer.
-    pub fn working_memory(&self, max_batch: usize) -> f64 {
-        let [b, p, d, f, v, h, l] =
-            [max_batch, self.context, self.d_model, self.d_ff, self.vocab_size, self.n_heads, self.n_layers]
-                .map(|x| x as f64);
-        let biases = if self.attention_bias { 4.0 * d } else { 0.0 };
-        let params = (v + p) * d + l * (4.0 * d * d + 2.0 * d * f + f + 5.0 * d + biases) + 2.0 * d;
-        let n = b * p;
-        let block = 8.0 * n * d + 4.0 * n + 2.0 * n * f + b * h * p * p;
-        let numbers = 2.0 * params + l * block + 11.0 * n * d + 3.0 * n + 3.0 * n * v + 2.0 * n * f + p;
-        4.0 * numbers + 16.0 * n
-    }
-
-    /// Every tensor of the flat buffer, in order.
-    pub fn tensors(&self) -> Vec<TensorInfo> {
-        let (v, p, d, f) = (self.vocab_size, self.context, self.d_model, self.d_ff);
-        let mut out = Vec::new();
-        let mut offset = 0;
-        let mut push = |name: String, shape: Vec<usize>, linear: bool| {
-            let len = shape.iter().product();
-            out.push(TensorInfo { name, shape, offset, len, linear });
-            offset += len;
-        };
-        push("wte.weight".into(), vec![v, d], false);
-        push("wpe.weight".into(), vec![p, d], false);
-        let b = usize::from(self.attention_bias);
-        for i in 0..self.n_layers {
-            let shapes: [Vec<usize>; 12] = [
-                vec![d],
-                vec![d],
-                vec![3 * d, d],
-                vec![3 * d * b],
-                vec![d, d],
-                vec![d * b],
-                vec![d],
-                vec![d],
-                vec![f, d],
-                vec![f],
-                vec![d, f],
-                vec![d],
-            ];
-            for ((name, linear), shape) in BLOCK_TENSOR_NAMES.iter().zip(shapes) {
-                if shape != [0] {
-                    push(format!("h.{i}.{name}"), shape, *linear);
-                }
-            }
-        }
-        push("ln_f.weight".into(), vec![d], false);
-        push("ln_f.bias".into(), vec![d], false);
-        out
-    }
-
-    /// The model config of this shape (GPT-2-shaped, tied, learned positions).
-    pub fn model_config(&self) -> ModelConfig {
-        let mut c = ModelConfig::preset("tiny-gpt").expect("the tiny-gpt preset exists");
-        let lesson = (c.vocab_size, c.context, c.d_model, c.n_layers, c.n_heads, c.d_ff)
-            == (
-                self.vocab_size as u64,
-                self.context as u64,
-                self.d_model as u64,
-                self.n_layers as u64,
-                self.n_heads as u64,
-                self.d_ff as u64,
-            );
-        if !lesson || self.attention_bias {
-            c.name = format!("tiny-gpt-{}x{}", self.n_layers, self.d_model);
-            c.label = format!("TinyGPT, {} blocks of width {}", self.n_layers, self.d_model);
-        }
-        c.vocab_size = self.vocab_size as u64;
-        c.context = self.context as u64;
-        c.d_model = self.d_model as u64;
-        c.n_layers = self.n_layers as u64;
-        c.n_heads = self.n_heads as u64;
-        c.n_kv_heads = self.n_heads as u64;
-        c.head_dim = (self.d_model / self.n_heads) as u64;
-        c.d_ff = self.d_ff as u64;
-        // Seven significant digits, what an f32 holds (1e-5, not 9.999999747378752e-6), by arithmetic:
-        // formatting and parsing floats would add their tables to the wasm.
-        let e = self.eps as f64;
-        let scale = 10f64.powi(6 - e.abs().log10().floor() as i32); // exact for the exponents an eps has
-        c.norm_eps = if e > 0.0 && scale.is_finite() { (e * scale).round() / scale } else { e };
-        c.bias.qkv = self.attention_bias;
-        c.bias.attention_out = self.attention_bias;
-        c
-    }
-}
+use crate::numbers::thousands;
 
 /// Split `buf` into consecutive slices of the given lengths.
 fn split<const K: usize>(mut buf: &[f32], lens: [usize; K]) -> [&[f32]; K] {
@@ -395,130 +191,6 @@ impl TrainableGpt {
         }
     }
 
-    /// A model of `shape` with seeded weights far from initialisation, for tests: matrices
-    /// N(0, `spread`²), gains 1 + N(0, (0.8·spread)²), biases N(0, (0.4·spread)²). A bug that drops a
-    /// gain or a bias changes what such a model computes.
-    #[doc(hidden)]
-    pub fn with_random_weights(shape: GptShape, max_batch: usize, seed: u64, spread: f32) -> TrainableGpt {
-        let mut m = TrainableGpt::zeros(shape, max_batch);
-        let mut rng = super::init::Rng::new(seed);
-        for t in shape.tensors() {
-            let gain = t.name.contains("ln_") && t.name.ends_with(".weight");
-            let std = if gain {
-                0.8 * spread
-            } else if t.is_matrix() {
-                spread
-            } else {
-                0.4 * spread
-            };
-            let values = rng.normal_vec(t.len, std);
-            for (p, x) in m.params[t.offset..t.offset + t.len].iter_mut().zip(values) {
-                *p = if gain { 1.0 + x } else { x };
-            }
-        }
-        m
-    }
-
-    /// The same weights as a running [`TinyGpt`]. A model whose buffers would take more than
-    /// [`MAX_WORKING_MEMORY`] at `max_batch` is refused, with its size and what is allowed.
-    pub fn from_model(m: &TinyGpt, max_batch: usize) -> Result<TrainableGpt> {
-        let shape = Self::check_fits(m, max_batch)?;
-        Self::from_checked(m, shape, max_batch)
-    }
-
-    /// `m`'s shape, if its flat buffers at `max_batch` fit in [`MAX_WORKING_MEMORY`]; else the
-    /// refusal `from_model` gives, without allocating anything.
-    pub fn check_fits(m: &TinyGpt, max_batch: usize) -> Result<GptShape> {
-        let shape = GptShape::of(m)?;
-        let bytes = shape.working_memory(max_batch);
-        if bytes > MAX_WORKING_MEMORY as f64 {
-            let mib = bytes / (1u64 << 20) as f64;
-            let mib = if mib < 1e15 { thousands(mib.round() as u64) } else { short_digits(&format!("{mib:.0}")) };
-            return Err(Error::field(
-                "working memory",
-                format!(
-                    "{} blocks of width {} ({} heads) with {} positions and {} tokens take {mib} MiB to run {max_batch} \
-                     sequences at once in flat buffers (training, sampling, the experiments); allowed is up to 256 MiB: \
-                     a shorter context or a smaller model",
-                    shape.n_layers,
-                    thousands(shape.d_model as u64),
-                    thousands(shape.n_heads as u64),
-                    thousands(shape.context as u64),
-                    thousands(shape.vocab_size as u64),
-                ),
-            ));
-        }
-        Ok(shape)
-    }
-
-    fn from_checked(m: &TinyGpt, shape: GptShape, max_batch: usize) -> Result<TrainableGpt> {
-        let mut t = TrainableGpt::zeros(shape, max_batch);
-        let (v, p, d) = (shape.vocab_size, shape.context, shape.d_model);
-        let mut at = 0;
-        let mut put = |values: &mut dyn Iterator<Item = f32>| {
-            for x in values {
-                t.params[at] = x;
-                at += 1;
-            }
-        };
-        // Tables row by row (nalgebra is column-major); linear weights as they are in memory ([out, in]).
-        put(&mut (0..v * d).map(|i| m.wte[(i / d, i % d)]));
-        put(&mut (0..p * d).map(|i| m.wpe[(i / d, i % d)]));
-        for b in &m.blocks {
-            let bias = |l: &super::linear::Linear| l.bias.as_ref().map(|b| b.as_slice().to_vec()).unwrap_or_default();
-            for part in [
-                b.ln_1.gain.as_slice().to_vec(),
-                b.ln_1.bias.as_slice().to_vec(),
-                b.attn.c_attn.weight.as_slice().to_vec(),
-                bias(&b.attn.c_attn),
-                b.attn.c_proj.weight.as_slice().to_vec(),
-                bias(&b.attn.c_proj),
-                b.ln_2.gain.as_slice().to_vec(),
-                b.ln_2.bias.as_slice().to_vec(),
-                b.mlp.c_fc.weight.as_slice().to_vec(),
-                bias(&b.mlp.c_fc),
-                b.mlp.c_proj.weight.as_slice().to_vec(),
-                bias(&b.mlp.c_proj),
-            ] {
-                put(&mut part.into_iter());
-            }
-        }
-        put(&mut m.ln_f.gain.iter().copied());
-        put(&mut m.ln_f.bias.iter().copied());
-        debug_assert_eq!(at, shape.n_params());
-        Ok(t)
-    }
-
-    /// The weights as a running [`TinyGpt`] (every switch at its default but the norm's place).
-    pub fn to_model(&self) -> TinyGpt {
-        let s = self.shape;
-        let (v, p, d) = (s.vocab_size, s.context, s.d_model);
-        let mut model = TinyGpt::new(&s.model_config(), 0).expect("a GptShape is GPT-2-shaped");
-        model.wte = Matrix::from_row_slice(v, d, &self.params[..v * d]);
-        model.wpe = Matrix::from_row_slice(p, d, &self.params[v * d..(v + p) * d]);
-        let row = |x: &[f32]| RowVector::from_row_slice(x);
-        for (i, block) in model.blocks.iter_mut().enumerate() {
-            let w = self.block_weights(i);
-            block.ln_1.gain = row(w.ln_1_gain);
-            block.ln_1.bias = row(w.ln_1_bias);
-            block.attn.c_attn.weight = Matrix::from_column_slice(d, 3 * d, w.c_attn_weight);
-            block.attn.c_attn.bias = s.attention_bias.then(|| row(w.c_attn_bias));
-            block.attn.c_proj.weight = Matrix::from_column_slice(d, d, w.attn_proj_weight);
-            block.attn.c_proj.bias = s.attention_bias.then(|| row(w.attn_proj_bias));
-            block.ln_2.gain = row(w.ln_2_gain);
-            block.ln_2.bias = row(w.ln_2_bias);
-            block.mlp.c_fc.weight = Matrix::from_column_slice(d, s.d_ff, w.c_fc_weight);
-            block.mlp.c_fc.bias = Some(row(w.c_fc_bias));
-            block.mlp.c_proj.weight = Matrix::from_column_slice(s.d_ff, d, w.mlp_proj_weight);
-            block.mlp.c_proj.bias = Some(row(w.mlp_proj_bias));
-            block.switches = Switches { norm: s.norm, residual: Residual::Add, ..Switches::default() };
-        }
-        let f = self.shape.block_offset(s.n_layers);
-        model.ln_f.gain = row(&self.params[f..f + d]);
-        model.ln_f.bias = row(&self.params[f + d..f + 2 * d]);
-        model
-    }
-
     pub fn max_batch(&self) -> usize {
         self.max_batch
     }
@@ -639,6 +311,44 @@ impl TrainableGpt {
         })
     }
 
+    /// The batch and sequence length of the last forward pass, if there was one.
+    pub fn last_run(&self) -> Option<(usize, usize)> {
+        self.ran.map(|r| (r.batch, r.seq_len))
+    }
+
+    /// The stream entering the blocks in the last forward pass (token row + position row), [B·T, d].
+    pub fn embedded(&self) -> &[f32] {
+        let n = self.ran.map_or(0, |r| r.batch * r.seq_len);
+        &self.encoded[..n * self.shape.d_model]
+    }
+
+    /// The stream entering block `i` in the last forward pass ([B·T, d]; i = L: entering the final
+    /// norm).
+    pub fn stream_into_block(&self, i: usize) -> Option<&[f32]> {
+        let r = self.ran?;
+        (i <= self.shape.n_layers).then(|| {
+            stream_into(&self.encoded, &self.blocks, self.block_region, i, &self.shape.block(r.batch, r.seq_len))
+        })
+    }
+
+    /// What block `i` kept in the last forward pass (see [`BlockActivations`]), if it ran (a removed
+    /// block keeps nothing).
+    pub fn block_activations(&self, i: usize) -> Option<BlockActivations<&[f32]>> {
+        let r = self.ran?;
+        if i >= self.shape.n_layers || self.block_modes.get(i) == Some(&BlockMode::Removed) {
+            return None;
+        }
+        let bs = self.shape.block(r.batch, r.seq_len);
+        Some(activations(split(&self.blocks[i * self.block_region..], bs.activation_lens())))
+    }
+
+    /// The final norm of the last forward pass: its output [B·T, d], and its input rows' mean and
+    /// 1/spread [B·T].
+    pub fn final_norm(&self) -> (&[f32], &[f32], &[f32]) {
+        let n = self.ran.map_or(0, |r| r.batch * r.seq_len);
+        (&self.ln_f[..n * self.shape.d_model], &self.ln_f_mean[..n], &self.ln_f_rstd[..n])
+    }
+
     /// The logits [B, T, V] of the last forward pass.
     pub fn logits(&self) -> &[f32] {
         let n = self.ran.map_or(0, |r| r.batch * r.seq_len);
@@ -709,6 +419,8 @@ impl TrainableGpt {
 
 #[cfg(test)]
 mod tests {
+    use super::super::gpt::TinyGpt;
+    use super::super::gpt_shape::MAX_WORKING_MEMORY;
     use super::*;
 
     /// The buffers [`TrainableGpt::zeros`] allocates, in bytes.

@@ -8,6 +8,7 @@
 //! - [`optimizer`]: AdamW, gradient clipping, warmup and cosine learning rates.
 //! - [`settings`]: what a run is set by, its defaults and its limits.
 //! - [`trainer`]: the loop, one step at a time.
+//! - [`sampler`]: how the next symbol is drawn: temperature, top-k, top-p (one sampler everywhere).
 //! - [`sample`]: writing text with a model, and its next-symbol probabilities.
 //! - [`shipped`]: the trained TinyGPT the page ships.
 //! - [`model_files`]: a trained model as the files `tblock train` writes, with the page's size limit.
@@ -18,6 +19,7 @@ pub mod evaluate;
 pub mod model_files;
 pub mod optimizer;
 pub mod sample;
+pub mod sampler;
 pub mod settings;
 pub mod shipped;
 pub mod tokenizer;

@@ -1,9 +1,10 @@
-//! Writing text with a trained model: feed the prompt, turn the last position's logits into
-//! probabilities (divided by a temperature first), draw the next symbol, append it, repeat. The
-//! model sees at most its last P symbols. Temperature 0 always takes the most likely symbol.
+//! Writing text with a trained model: feed the prompt, hand the last position's logits to the sampler
+//! ([`super::sampler`]: temperature, top-k, top-p), draw the next symbol, append it, repeat. The
+//! model sees at most its last P symbols. Also what a model makes of a text, position by position.
 
 use serde::Serialize;
 
+use super::sampler::Sampling;
 use super::tokenizer::Vocabulary;
 use crate::error::{Error, Result};
 use crate::nn::init::Rng;
@@ -11,7 +12,6 @@ use crate::nn::{TinyGpt, TrainableGpt};
 use crate::numbers::thousands;
 
 pub const MAX_LENGTH: usize = 10_000;
-pub const MAX_TEMPERATURE: f64 = 10.0;
 
 /// The ids a model reads for a prompt: its symbols, or a newline when it is empty (the model needs
 /// one symbol to start from, and a new line is where text starts).
@@ -24,31 +24,14 @@ fn prompt_ids(vocab: &Vocabulary, prompt: &str) -> Vec<usize> {
     }
 }
 
-/// Probabilities of the next symbol after the last position of the model's last forward pass.
-fn next_probabilities(model: &TrainableGpt, temperature: f64, out: &mut Vec<f64>) {
-    let v = model.shape.vocab_size;
-    let logits = model.logits();
-    let last = &logits[logits.len() - v..];
-    out.clear();
-    if temperature == 0.0 {
-        let best = last.iter().enumerate().fold(0, |b, (i, &z)| if z > last[b] { i } else { b });
-        out.extend((0..v).map(|i| if i == best { 1.0 } else { 0.0 }));
-        return;
-    }
-    let max = last.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-    out.extend(last.iter().map(|&z| ((z as f64 - max) / temperature).exp()));
-    let sum: f64 = out.iter().sum();
-    out.iter_mut().for_each(|p| *p /= sum);
-}
-
-/// `length` symbols of text following `prompt`, drawn with `temperature` from a generator seeded
-/// with `seed`.
+/// `length` symbols of text following `prompt`, drawn with `sampling` from a generator seeded with
+/// `seed`.
 pub fn generate(
     model: &mut TrainableGpt,
     vocab: &Vocabulary,
     prompt: &str,
     length: usize,
-    temperature: f64,
+    sampling: &Sampling,
     seed: u64,
 ) -> Result<String> {
     if length == 0 || length > MAX_LENGTH {
@@ -58,32 +41,16 @@ pub fn generate(
             format!("write 1 to {} characters", thousands(MAX_LENGTH as u64)),
         ));
     }
-    if !(temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature)) {
-        return Err(Error::out_of_range(
-            "temperature",
-            temperature,
-            "give 0 (always the likeliest) to 10; 1 samples the model as it is, below 1 is more cautious",
-        ));
-    }
     let p = model.shape.context;
     let mut ids = prompt_ids(vocab, prompt);
     let mut rng = Rng::new(seed);
-    let mut probs = Vec::with_capacity(model.shape.vocab_size);
+    let v = model.shape.vocab_size;
     let start = ids.len();
     for _ in 0..length {
         let window = &ids[ids.len().saturating_sub(p)..];
         model.forward(window, None, 1, window.len())?;
-        next_probabilities(model, temperature, &mut probs);
-        let mut u = rng.uniform(); // (0, 1]
-        let mut next = probs.len() - 1;
-        for (i, &q) in probs.iter().enumerate() {
-            if u <= q {
-                next = i;
-                break;
-            }
-            u -= q;
-        }
-        ids.push(next);
+        let logits = model.logits();
+        ids.push(sampling.draw(&logits[logits.len() - v..], &mut rng));
     }
     Ok(vocab.decode(&ids[start..]))
 }
@@ -166,20 +133,18 @@ mod tests {
     fn same_seed_same_text_and_bad_settings_say_what_is_allowed() {
         let mut m = TrainableGpt::from_model(&TinyGpt::tiny(0), 1).unwrap();
         let v = Vocabulary::lessons();
-        let a = generate(&mut m, &v, "the ", 40, 1.0, 3).unwrap();
+        let at = |t| Sampling::temperature(t, 50).unwrap();
+        let a = generate(&mut m, &v, "the ", 40, &at(1.0), 3).unwrap();
         assert_eq!(a.chars().count(), 40);
-        assert_eq!(a, generate(&mut m, &v, "the ", 40, 1.0, 3).unwrap());
-        let greedy = generate(&mut m, &v, "", 5, 0.0, 1).unwrap();
-        assert_eq!(greedy, generate(&mut m, &v, "", 5, 0.0, 2).unwrap(), "temperature 0 does not draw");
+        assert_eq!(a, generate(&mut m, &v, "the ", 40, &at(1.0), 3).unwrap());
+        let greedy = generate(&mut m, &v, "", 5, &at(0.0), 1).unwrap();
+        assert_eq!(greedy, generate(&mut m, &v, "", 5, &at(0.0), 2).unwrap(), "temperature 0 does not draw");
+        let top_1 = Sampling::new(3.0, Some(1), None, 50).unwrap();
+        assert_eq!(greedy, generate(&mut m, &v, "", 5, &top_1, 9).unwrap(), "top-k 1 is greedy");
         assert_eq!(
-            generate(&mut m, &v, "a", 0, 1.0, 0).unwrap_err().to_string(),
+            generate(&mut m, &v, "a", 0, &at(1.0), 0).unwrap_err().to_string(),
             "length 0 is out of range: write 1 to 10,000 characters"
         );
-        assert!(generate(&mut m, &v, "a", 5, f64::NAN, 0)
-            .unwrap_err()
-            .to_string()
-            .starts_with("temperature NaN is out of range: give 0"));
-        assert!(generate(&mut m, &v, "a", 5, -1.0, 0).is_err());
     }
 
     #[test]

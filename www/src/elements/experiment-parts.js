@@ -5,6 +5,7 @@
 
 import { h } from './base.js';
 import { clipText } from '../attributes.js';
+import { formatDecimal, formatInteger } from '../format.js';
 import { MODEL_LABELS } from '../train/models.js';
 import { latestTrained, onTrained } from '../train/trained.js';
 import { LOAD_CHECKPOINT, checkpointPicker } from '../controls/checkpoint-picker.js';
@@ -91,6 +92,23 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
     picker.off();
   };
   return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select, beside), picker.panel), select, off };
+}
+
+/** What the model is, in a sentence, from its info(): `trained` the page's latest run, `files` the
+ * checkpoint's, `picked` the switcher's value. */
+export function modelNote(info, trained, files, picked) {
+  const size = `${formatInteger(info.n_params)} parameters, ${info.layers} block${info.layers === 1 ? '' : 's'} of width ${info.width}`;
+  if (info.training) {
+    const t = info.training;
+    return `${size}, trained for ${formatInteger(t.steps)} steps on this page's prose; held-out loss ${formatDecimal(t.val_loss_as_shipped, 3)} nats (bigram: ${formatDecimal(t.bigram_loss, 3)}).`;
+  }
+  if (info.source === 'trained') {
+    return `${size}, ${info.norm}-LN, trained on this page for ${formatInteger(trained.steps)} steps; held-out loss ${formatDecimal(trained.heldOut.loss, 3)} nats.`;
+  }
+  if (info.source === 'checkpoint') {
+    return `${size}, ${info.norm}-LN, from ${picked === 'page' ? "this page's files" : 'your checkpoint'} (${clipText(files?.name ?? '', 40)}).`;
+  }
+  return `${size}, as initialised, before any training: its guesses are close to uniform.`;
 }
 
 /** GPT-2 small's reported figures (`items` of reported_gpt2_small()), labelled as quoted. */

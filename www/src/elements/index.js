@@ -14,6 +14,7 @@ import './example.js'; // <tb-example name="…">
 import './moe.js'; // <tb-moe>
 import './masks.js'; // <tb-masks>
 import './tiny-gpt.js'; // <tb-tiny-gpt>
+import './attention.js'; // <tb-attention>
 import './number.js'; // <tb-number>
 import './train.js'; // <tb-train>
 import './ablation.js'; // <tb-ablation>

@@ -1,0 +1,567 @@
+//! Inside one forward pass: every intermediate of TinyGPT reading one text, as the flat model that
+//! computes the loss computed it ([`TrainableGpt::forward`], not a second copy). The tables' rows and
+//! their sum; per block the first norm (with each row's mean and spread, and the rows normalised
+//! before the gain), q, k and v per head, the scaled scores before the mask and the softmax, the
+//! attention weights, the heads side by side, attention's output, the stream after attention, the
+//! second norm, the feed-forward's hidden layer before and after GELU, its output, the stream after
+//! the block; then the final norm, the logits and the next-character probabilities. Each tensor is
+//! row-major with its shape; the statistics the lesson talks about (a norm's row mean and spread, the
+//! stream's size before and after each add, the share of hidden units GELU lets through) come with it.
+//!
+//! Shapes: T positions, d the width, h heads of d_h = d/h, f the feed-forward's width, V the vocabulary.
+
+use serde::Serialize;
+
+use super::activation::softmax_in_place;
+use super::attention::attention_scores;
+use super::block::{BlockActivations, NormPlacement};
+use super::linear::linear_forward;
+use super::norm::normalized;
+use super::trainable::{BlockMode, TrainableGpt};
+use crate::error::{Error, Result};
+use crate::numbers::thousands;
+use crate::train::tokenizer::{Vocabulary, OTHER};
+
+/// Numbers with their shape, row-major (the last index fastest). Serialised as nested lists of its
+/// shape (`[[…], …]`, what `tblock inspect` prints); the page gets each as a Float32Array instead
+/// (the facade walks [`Inspection::tensors`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    pub shape: Vec<usize>,
+    pub data: Vec<f32>,
+}
+
+impl Serialize for Tensor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        Nested { shape: &self.shape, data: &self.data }.serialize(serializer)
+    }
+}
+
+/// One level of a tensor as a list: of numbers (the last axis) or of the next level's lists.
+struct Nested<'a> {
+    shape: &'a [usize],
+    data: &'a [f32],
+}
+
+impl Serialize for Nested<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let Some((&n, inner)) = self.shape.split_first() else {
+            return self.data.first().copied().unwrap_or(0.0).serialize(serializer);
+        };
+        let mut seq = serializer.serialize_seq(Some(n))?;
+        if inner.is_empty() {
+            for x in self.data {
+                seq.serialize_element(x)?;
+            }
+        } else {
+            let step = inner.iter().product::<usize>();
+            for chunk in self.data.chunks_exact(step.max(1)).take(n) {
+                seq.serialize_element(&Nested { shape: inner, data: chunk })?;
+            }
+        }
+        seq.end()
+    }
+}
+
+impl Tensor {
+    fn new(shape: Vec<usize>, data: Vec<f32>) -> Tensor {
+        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+        Tensor { shape, data }
+    }
+
+    /// A [T, w] tensor from a row-major buffer of T rows.
+    fn rows(data: &[f32], width: usize) -> Tensor {
+        Tensor::new(vec![data.len() / width.max(1), width], data.to_vec())
+    }
+
+    fn vector(data: Vec<f32>) -> Tensor {
+        Tensor::new(vec![data.len()], data)
+    }
+
+    /// Its rows (the last index's runs).
+    pub fn row_slices(&self) -> std::slice::ChunksExact<'_, f32> {
+        self.data.chunks_exact(*self.shape.last().unwrap_or(&1).max(&1))
+    }
+}
+
+/// One LayerNorm as it ran: y = γ ⊙ (x − μ)·r + β for each row x it read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NormReading {
+    /// y [T, d]: what the norm hands on.
+    pub output: Tensor,
+    /// x̂ = (x − μ)·r [T, d]: each row normalised, before the gain and the bias.
+    pub normalized: Tensor,
+    /// μ [T]: the mean of each row it read.
+    pub input_mean: Tensor,
+    /// √(σ² + ε) [T]: the spread of each row it read.
+    pub input_spread: Tensor,
+    /// [T]: the mean of each row of x̂ (0, up to rounding).
+    pub normalized_mean: Tensor,
+    /// [T]: the spread of each row of x̂ (1, up to ε and rounding).
+    pub normalized_spread: Tensor,
+}
+
+/// The size (Euclidean norm) of the stream at each position [T], around one block's two adds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StreamSizes {
+    /// Entering the block.
+    pub input: Tensor,
+    /// After attention's stage (pre-LN: after its add; post-LN: after its add and the first norm).
+    pub after_attention: Tensor,
+    /// Leaving the block.
+    pub output: Tensor,
+}
+
+/// One block as it ran.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BlockInspection {
+    pub block: usize,
+    /// The stream entering the block [T, d].
+    pub input: Tensor,
+    /// The first norm (ln_1). Pre-LN it reads the block's input; post-LN, the input plus attention.
+    pub ln_1: NormReading,
+    /// Queries, keys and values per head [h, T, d_h] (pre-LN they are made from ln_1's output;
+    /// post-LN from the stream itself).
+    pub q: Tensor,
+    pub k: Tensor,
+    pub v: Tensor,
+    /// q·k/√d_h for every query and key [h, T, T], before the causal mask and the softmax.
+    pub scores: Tensor,
+    /// The attention weights [h, T, T]: the softmax of each query's scores over the keys it may see
+    /// (itself and the positions before it); 0 above the diagonal. Each row sums to 1.
+    pub weights: Tensor,
+    /// Each head's weighted sum of values, the heads side by side [T, d].
+    pub heads: Tensor,
+    /// Attention's output [T, d]: the heads through the output projection, what it adds to the stream.
+    pub attention_output: Tensor,
+    /// The stream after attention's stage [T, d].
+    pub after_attention: Tensor,
+    /// The second norm (ln_2). Pre-LN it reads the stream after attention; post-LN, that stream
+    /// plus the feed-forward (and its output leaves the block).
+    pub ln_2: NormReading,
+    /// The feed-forward's hidden layer before GELU [T, f].
+    pub hidden: Tensor,
+    /// The same after GELU [T, f].
+    pub hidden_gelu: Tensor,
+    /// The feed-forward's output [T, d]: what it adds to the stream.
+    pub feed_forward_output: Tensor,
+    /// The stream leaving the block [T, d].
+    pub output: Tensor,
+    pub stream_sizes: StreamSizes,
+    /// At each position, the share of the f hidden units GELU lets through more than half of
+    /// (GELU(z) = z·Φ(z) with Φ(z) > ½ exactly when z > 0) [T].
+    pub gelu_open: Tensor,
+    /// The same share over every position.
+    pub gelu_open_share: f64,
+}
+
+/// Every intermediate of one forward pass over a text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inspection {
+    /// The text as read, one symbol a position (after folding: "A" reads as "a").
+    pub text: String,
+    pub symbols: Vec<String>,
+    pub ids: Vec<usize>,
+    /// Positions whose character is not in the vocabulary and was read as the catch-all symbol U+FFFD.
+    pub unknown: Vec<usize>,
+    pub norm: NormPlacement,
+    /// The token table's rows for the text [T, d].
+    pub tokens: Tensor,
+    /// The position table's rows 0 to T−1 [T, d].
+    pub positions: Tensor,
+    /// Their sum, the stream entering block 0 [T, d].
+    pub embedded: Tensor,
+    pub blocks: Vec<BlockInspection>,
+    /// The final norm (ln_f) over the stream leaving the last block.
+    pub ln_f: NormReading,
+    /// The tied head's output [T, V]: ln_f's output times the token table.
+    pub logits: Tensor,
+    /// softmax(logits) [T, V]: at each position, the probability of each next character.
+    pub probabilities: Tensor,
+}
+
+impl NormReading {
+    fn tensors<'a>(&'a self, at: &str, out: &mut Vec<(String, &'a Tensor)>) {
+        for (name, t) in [
+            ("output", &self.output),
+            ("normalized", &self.normalized),
+            ("input_mean", &self.input_mean),
+            ("input_spread", &self.input_spread),
+            ("normalized_mean", &self.normalized_mean),
+            ("normalized_spread", &self.normalized_spread),
+        ] {
+            out.push((format!("{at}.{name}"), t));
+        }
+    }
+}
+
+impl Inspection {
+    /// Every tensor with its path among the fields ("blocks.0.ln_1.output"), in field order.
+    pub fn tensors(&self) -> Vec<(String, &Tensor)> {
+        let mut out: Vec<(String, &Tensor)> = Vec::new();
+        for (name, t) in [("tokens", &self.tokens), ("positions", &self.positions), ("embedded", &self.embedded)] {
+            out.push((name.into(), t));
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            let at = format!("blocks.{i}");
+            out.push((format!("{at}.input"), &b.input));
+            b.ln_1.tensors(&format!("{at}.ln_1"), &mut out);
+            for (name, t) in [
+                ("q", &b.q),
+                ("k", &b.k),
+                ("v", &b.v),
+                ("scores", &b.scores),
+                ("weights", &b.weights),
+                ("heads", &b.heads),
+                ("attention_output", &b.attention_output),
+                ("after_attention", &b.after_attention),
+            ] {
+                out.push((format!("{at}.{name}"), t));
+            }
+            b.ln_2.tensors(&format!("{at}.ln_2"), &mut out);
+            for (name, t) in [
+                ("hidden", &b.hidden),
+                ("hidden_gelu", &b.hidden_gelu),
+                ("feed_forward_output", &b.feed_forward_output),
+                ("output", &b.output),
+                ("stream_sizes.input", &b.stream_sizes.input),
+                ("stream_sizes.after_attention", &b.stream_sizes.after_attention),
+                ("stream_sizes.output", &b.stream_sizes.output),
+                ("gelu_open", &b.gelu_open),
+            ] {
+                out.push((format!("{at}.{name}"), t));
+            }
+        }
+        self.ln_f.tensors("ln_f", &mut out);
+        out.push(("logits".into(), &self.logits));
+        out.push(("probabilities".into(), &self.probabilities));
+        out
+    }
+
+    /// The attention weights of every block, [L, h, T, T]: transformers' `output_attentions`.
+    pub fn attentions(&self) -> Tensor {
+        self.stacked(|b| &b.weights)
+    }
+
+    /// Every block's scores before the mask and the softmax, [L, h, T, T].
+    pub fn scores(&self) -> Tensor {
+        self.stacked(|b| &b.scores)
+    }
+
+    /// One tensor of every block, stacked: [L, …].
+    fn stacked(&self, of: fn(&BlockInspection) -> &Tensor) -> Tensor {
+        let mut shape = vec![self.blocks.len()];
+        shape.extend(self.blocks.first().map_or(vec![0, 0, 0], |b| of(b).shape.clone()));
+        Tensor::new(shape, self.blocks.iter().flat_map(|b| of(b).data.iter().copied()).collect())
+    }
+
+    /// [L + 1, T, d], transformers' `output_hidden_states`: the stream entering block 0, then the
+    /// stream leaving each block but the last, then the last block's output after the final norm.
+    pub fn hidden_states(&self) -> Tensor {
+        let mut states: Vec<&Tensor> = vec![&self.embedded];
+        states.extend(self.blocks.iter().take(self.blocks.len().saturating_sub(1)).map(|b| &b.output));
+        states.push(&self.ln_f.output);
+        let mut shape = vec![states.len()];
+        shape.extend(self.embedded.shape.iter());
+        Tensor::new(shape, states.iter().flat_map(|t| t.data.iter().copied()).collect())
+    }
+}
+
+/// The ids of `text` for a model of `context` positions: 1 to `context` characters, else a message
+/// naming the limit. Also the positions that fell to the catch-all symbol.
+pub fn text_ids(vocab: &Vocabulary, text: &str, context: usize) -> Result<(Vec<usize>, Vec<usize>)> {
+    let chars: Vec<char> = text.chars().filter(|&c| c != '\r').collect();
+    let most = thousands(context as u64);
+    if chars.is_empty() {
+        return Err(Error::out_of_range(
+            "text",
+            "(empty)",
+            format!("type at least one character (the model reads at most {most} at once)"),
+        ));
+    }
+    if chars.len() > context {
+        return Err(Error::out_of_range(
+            "text",
+            format!("of {} characters", thousands(chars.len() as u64)),
+            format!("the model reads at most {most} characters at once: shorten it"),
+        ));
+    }
+    let other = vocab.id(OTHER);
+    let ids: Vec<usize> = chars.iter().map(|&c| vocab.id(c)).collect();
+    let unknown =
+        chars.iter().zip(&ids).enumerate().filter(|(_, (&c, &id))| id == other && c != OTHER).map(|(t, _)| t).collect();
+    Ok((ids, unknown))
+}
+
+/// A norm's reading, from its output and the mean and 1/spread of each input row it kept.
+fn norm_reading(output: &[f32], input: &[f32], mean: &[f32], rstd: &[f32], d: usize) -> NormReading {
+    let mut x_hat = Vec::with_capacity(input.len());
+    for (row, (&mu, &r)) in input.chunks_exact(d).zip(mean.iter().zip(rstd)) {
+        x_hat.extend(row.iter().map(|&x| normalized(x, mu, r)));
+    }
+    let (mut means, mut spreads) = (Vec::new(), Vec::new());
+    for row in x_hat.chunks_exact(d) {
+        let m = row.iter().map(|&x| x as f64).sum::<f64>() / d as f64;
+        let var = row.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / d as f64;
+        means.push(m as f32);
+        spreads.push(var.sqrt() as f32);
+    }
+    NormReading {
+        output: Tensor::rows(output, d),
+        normalized: Tensor::rows(&x_hat, d),
+        input_mean: Tensor::vector(mean.to_vec()),
+        input_spread: Tensor::vector(rstd.iter().map(|&r| 1.0 / r).collect()),
+        normalized_mean: Tensor::vector(means),
+        normalized_spread: Tensor::vector(spreads),
+    }
+}
+
+/// ‖x‖: the size of one position's stream (in f64, whatever the numbers).
+pub fn euclidean_norm(x: &[f32]) -> f64 {
+    x.iter().map(|&v| v as f64 * v as f64).sum::<f64>().sqrt()
+}
+
+/// Each row's Euclidean norm.
+fn row_sizes(x: &[f32], d: usize) -> Tensor {
+    Tensor::vector(x.chunks_exact(d).map(|r| euclidean_norm(r) as f32).collect())
+}
+
+/// One of q, k, v (`which` 0, 1, 2) out of qkv [T, 3d], per head: [h, T, d_h].
+fn per_head(qkv: &[f32], which: usize, t_len: usize, d: usize, h: usize) -> Tensor {
+    let hd = d / h;
+    let mut out = Vec::with_capacity(t_len * d);
+    for head in 0..h {
+        for t in 0..t_len {
+            out.extend_from_slice(&qkv[t * 3 * d + which * d + head * hd..][..hd]);
+        }
+    }
+    Tensor::new(vec![h, t_len, hd], out)
+}
+
+impl TrainableGpt {
+    /// Run `text` (1 to P characters) through the model, every block intact, and keep every
+    /// intermediate (see [`Inspection`]).
+    pub fn inspect(&mut self, vocab: &Vocabulary, text: &str) -> Result<Inspection> {
+        let s = self.shape;
+        let (ids, unknown) = text_ids(vocab, text, s.context)?;
+        let saved_modes = std::mem::replace(&mut self.block_modes, vec![BlockMode::Intact; s.n_layers]);
+        let ran = self.forward(&ids, None, 1, ids.len());
+        self.block_modes = saved_modes;
+        ran?;
+        let (t_len, d, v, f, h) = (ids.len(), s.d_model, s.vocab_size, s.d_ff, s.n_heads);
+        let tokens: Vec<f32> = ids.iter().flat_map(|&id| self.params[id * d..(id + 1) * d].iter().copied()).collect();
+        let positions = self.params[v * d..(v + t_len) * d].to_vec();
+        let bs = s.block(1, t_len);
+        let mut blocks = Vec::with_capacity(s.n_layers);
+        for i in 0..s.n_layers {
+            let x = self.stream_into_block(i).expect("a forward pass ran");
+            let a: BlockActivations<&[f32]> = self.block_activations(i).expect("every block ran");
+            let w = self.block_weights(i);
+            let pre = s.norm == NormPlacement::Pre;
+            let mut scores = vec![0.0; h * t_len * t_len];
+            attention_scores(&mut scores, a.qkv, bs.attention());
+            // What each sublayer added, through the same projection the forward pass used.
+            let bias = |b: &'_ [f32]| (!b.is_empty()).then_some(b).map(|b| b.to_vec());
+            let mut attention_output = vec![0.0; t_len * d];
+            linear_forward(&mut attention_output, a.atty, w.attn_proj_weight, bias(w.attn_proj_bias).as_deref(), d, d);
+            let mut feed_forward_output = vec![0.0; t_len * d];
+            linear_forward(&mut feed_forward_output, a.fch_gelu, w.mlp_proj_weight, Some(w.mlp_proj_bias), f, d);
+            let (ln_1_input, ln_2_input) = if pre { (x, a.res_1) } else { (a.res_1, a.res_2) };
+            let after_attention = if pre { a.res_1 } else { a.ln_1 };
+            let output = if pre { a.res_2 } else { a.ln_2 };
+            let open: Vec<f32> =
+                a.fch.chunks_exact(f).map(|row| row.iter().filter(|&&z| z > 0.0).count() as f32 / f as f32).collect();
+            let gelu_open_share = a.fch.iter().filter(|&&z| z > 0.0).count() as f64 / a.fch.len() as f64;
+            blocks.push(BlockInspection {
+                block: i,
+                input: Tensor::rows(x, d),
+                ln_1: norm_reading(a.ln_1, ln_1_input, a.ln_1_mean, a.ln_1_rstd, d),
+                q: per_head(a.qkv, 0, t_len, d, h),
+                k: per_head(a.qkv, 1, t_len, d, h),
+                v: per_head(a.qkv, 2, t_len, d, h),
+                scores: Tensor::new(vec![h, t_len, t_len], scores),
+                weights: Tensor::new(vec![h, t_len, t_len], a.att.to_vec()),
+                heads: Tensor::rows(a.atty, d),
+                attention_output: Tensor::rows(&attention_output, d),
+                after_attention: Tensor::rows(after_attention, d),
+                ln_2: norm_reading(a.ln_2, ln_2_input, a.ln_2_mean, a.ln_2_rstd, d),
+                hidden: Tensor::rows(a.fch, f),
+                hidden_gelu: Tensor::rows(a.fch_gelu, f),
+                feed_forward_output: Tensor::rows(&feed_forward_output, d),
+                output: Tensor::rows(output, d),
+                stream_sizes: StreamSizes {
+                    input: row_sizes(x, d),
+                    after_attention: row_sizes(after_attention, d),
+                    output: row_sizes(output, d),
+                },
+                gelu_open: Tensor::vector(open),
+                gelu_open_share,
+            });
+        }
+        let last = self.stream_into_block(s.n_layers).expect("a forward pass ran");
+        let (ln_f, mean, rstd) = self.final_norm();
+        let logits = self.logits().to_vec();
+        let mut probabilities = logits.clone();
+        probabilities.chunks_exact_mut(v).for_each(softmax_in_place);
+        Ok(Inspection {
+            text: vocab.decode(&ids),
+            symbols: ids.iter().map(|&id| vocab.decode(&[id])).collect(),
+            unknown,
+            norm: s.norm,
+            tokens: Tensor::rows(&tokens, d),
+            positions: Tensor::rows(&positions, d),
+            embedded: Tensor::rows(self.embedded(), d),
+            blocks,
+            ln_f: norm_reading(ln_f, last, mean, rstd, d),
+            logits: Tensor::rows(&logits, v),
+            probabilities: Tensor::rows(&probabilities, v),
+            ids,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::{GptShape, TinyGpt};
+
+    fn tiny() -> TrainableGpt {
+        let m = TinyGpt::tiny(0);
+        let shape = GptShape::of(&m).unwrap();
+        TrainableGpt::with_random_weights(shape, 1, 3, 0.5)
+    }
+
+    #[test]
+    fn weights_are_the_softmax_of_the_masked_scores_and_every_row_sums_to_one() {
+        let mut m = tiny();
+        let vocab = Vocabulary::lessons();
+        let r = m.inspect(&vocab, "attention mixes").unwrap();
+        assert_eq!(r.ids.len(), 15);
+        for b in &r.blocks {
+            assert_eq!(b.weights.shape, [4, 15, 15]);
+            for (i, (w, z)) in b.weights.row_slices().zip(b.scores.row_slices()).enumerate() {
+                let t = i % 15;
+                assert!(w[t + 1..].iter().all(|&x| x == 0.0), "nothing above the diagonal");
+                assert!((w.iter().map(|&x| x as f64).sum::<f64>() - 1.0).abs() < 1e-6);
+                let mut expected = z[..=t].to_vec();
+                softmax_in_place(&mut expected);
+                assert_eq!(&w[..=t], &expected[..], "the same bits as the forward pass");
+            }
+            for (row, spread) in b.ln_1.normalized_mean.data.iter().zip(&b.ln_1.normalized_spread.data) {
+                assert!(row.abs() < 1e-5 && (spread - 1.0).abs() < 1e-3, "{row} {spread}");
+            }
+        }
+        // The stream leaving block 0 is the one entering block 1, and the probabilities sum to 1.
+        assert_eq!(r.blocks[0].output, r.blocks[1].input);
+        for row in r.probabilities.row_slices() {
+            assert!((row.iter().map(|&x| x as f64).sum::<f64>() - 1.0).abs() < 1e-5);
+        }
+        // The logits are those of the loss's forward pass.
+        m.forward(&r.ids, None, 1, 15).unwrap();
+        assert_eq!(m.logits(), &r.logits.data[..]);
+    }
+
+    #[test]
+    fn the_adds_are_what_the_sublayers_output() {
+        let mut m = tiny();
+        let r = m.inspect(&Vocabulary::lessons(), "the stream").unwrap();
+        for b in &r.blocks {
+            for ((x, a), y) in b.input.data.iter().zip(&b.attention_output.data).zip(&b.after_attention.data) {
+                assert!((x + a - y).abs() < 1e-5);
+            }
+            for ((y, f), o) in b.after_attention.data.iter().zip(&b.feed_forward_output.data).zip(&b.output.data) {
+                assert!((y + f - o).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn zero_queries_and_keys_attend_uniformly_over_the_past() {
+        let mut m = tiny();
+        let d = m.shape.d_model;
+        for i in 0..m.shape.n_layers {
+            let t = m.shape.tensors().into_iter().find(|t| t.name == format!("h.{i}.attn.c_attn.weight")).unwrap();
+            // [3d, d]: the first 2d rows make q and k.
+            m.params[t.offset..t.offset + 2 * d * d].fill(0.0);
+        }
+        let r = m.inspect(&Vocabulary::lessons(), "uniform?").unwrap();
+        for b in &r.blocks {
+            for (i, w) in b.weights.row_slices().enumerate() {
+                let t = i % 8;
+                for &x in &w[..=t] {
+                    assert!((x - 1.0 / (t + 1) as f32).abs() < 1e-6);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_tensor_is_listed_once_and_serialised_in_its_shape() {
+        let mut m = tiny();
+        let r = m.inspect(&Vocabulary::lessons(), "heads").unwrap();
+        let json = serde_json::to_value(&r).unwrap();
+        // Every listed tensor is the nested list at its path in the serialised result ...
+        let listed = r.tensors();
+        for (path, t) in &listed {
+            let mut here = &json;
+            for key in path.split('.') {
+                here = key.parse::<usize>().map_or_else(|_| &here[key], |i| &here[i]);
+            }
+            let flat: Vec<f32> = flatten(here);
+            assert_eq!((&flat, flat.len()), (&t.data, t.shape.iter().product()), "{path}");
+        }
+        // ... and every list of numbers in the result is listed (but the ids and the unknown positions).
+        fn lists(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Array(xs) if xs.first().is_some_and(|x| x.is_number() || x.is_array()) => {
+                    out.push(at)
+                }
+                serde_json::Value::Array(xs) => {
+                    xs.iter().enumerate().for_each(|(i, x)| lists(x, format!("{at}.{i}"), out))
+                }
+                serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| lists(x, format!("{at}.{k}"), out)),
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        lists(&json, String::new(), &mut found);
+        let mut found: Vec<String> =
+            found.into_iter().map(|p| p[1..].to_string()).filter(|p| p != "ids" && p != "unknown").collect();
+        let mut names: Vec<String> = listed.iter().map(|(p, _)| p.clone()).collect();
+        found.sort();
+        names.sort();
+        assert_eq!(found, names);
+        // transformers' two: [L][h][T][T] and [L + 1][T][d], the last after ln_f.
+        assert_eq!(r.attentions().shape, [2, 4, 5, 5]);
+        let h = r.hidden_states();
+        assert_eq!(h.shape, [3, 5, 32]);
+        assert_eq!(&h.data[..160], &r.embedded.data[..]);
+        assert_eq!(&h.data[320..], &r.ln_f.output.data[..]);
+    }
+
+    fn flatten(v: &serde_json::Value) -> Vec<f32> {
+        match v {
+            serde_json::Value::Array(xs) => xs.iter().flat_map(flatten).collect(),
+            x => vec![x.as_f64().unwrap() as f32],
+        }
+    }
+
+    #[test]
+    fn bad_texts_say_what_is_allowed_and_unknown_characters_are_named() {
+        let mut m = tiny();
+        let v = Vocabulary::lessons();
+        assert_eq!(
+            m.inspect(&v, "").unwrap_err().to_string(),
+            "text (empty) is out of range: type at least one character (the model reads at most 16 at once)"
+        );
+        assert_eq!(
+            m.inspect(&v, "abcdefghijklmnopq").unwrap_err().to_string(),
+            "text of 17 characters is out of range: the model reads at most 16 characters at once: shorten it"
+        );
+        let r = m.inspect(&v, "Ä b\u{FFFD}").unwrap();
+        assert_eq!((r.unknown, r.text.as_str()), (vec![0], "\u{FFFD} b\u{FFFD}"));
+        let r = m.inspect(&v, "A\r\n").unwrap();
+        assert_eq!(r.symbols, ["a", "\n"]);
+    }
+}

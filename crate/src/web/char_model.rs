@@ -1,0 +1,222 @@
+//! The character model the page reads text with, writes with and runs the experiments on: the
+//! shipped models, the untrained seed, a model trained in the page, a reader's checkpoint.
+
+use wasm_bindgen::prelude::*;
+
+use super::training::train_settings;
+use super::{amount, to_js, whole};
+use crate::error::Error;
+use crate::experiments::{ablation::ablate, stream::stream_stats};
+use crate::nn::BlockMode;
+use crate::nn::{weights as checkpoint, TinyGpt, TrainableGpt};
+use crate::numbers::whole_number;
+use crate::train::sample::{generate, read};
+use crate::train::sampler::Sampling;
+use crate::train::shipped::Shipped;
+use crate::train::trainer::initial_model;
+use crate::train::{Corpus, TrainSettings, Vocabulary};
+
+/// A character-level TinyGPT for the page to read text with: the shipped trained weights, the
+/// untrained model of a seed, or weights trained in the page.
+#[wasm_bindgen]
+pub struct CharModel {
+    pub(super) model: TinyGpt,
+    pub(super) vocab: Vocabulary,
+    source: String,
+    /// The same weights in flat buffers, made on first use by the experiments.
+    flat: Option<TrainableGpt>,
+}
+
+#[wasm_bindgen]
+impl CharModel {
+    /// The trained TinyGPT the page ships.
+    pub fn shipped() -> Result<CharModel, JsError> {
+        Self::from_shipped(Shipped::Lessons)
+    }
+
+    /// The six-block TinyGPT (width 16) the page ships for the experiments that take blocks out.
+    pub fn six_blocks() -> Result<CharModel, JsError> {
+        Self::from_shipped(Shipped::SixBlocks)
+    }
+
+    fn from_shipped(which: Shipped) -> Result<CharModel, JsError> {
+        let (model, vocab) = which.load()?;
+        Ok(CharModel { model, vocab, source: which.name().into(), flat: None })
+    }
+
+    /// The lessons' TinyGPT as initialised from `seed`, before any training.
+    pub fn untrained(seed: f64) -> Result<CharModel, JsError> {
+        let seed = whole_number("seed", seed)?;
+        let model = initial_model(&TrainSettings { seed, ..TrainSettings::default() }, Vocabulary::lessons().len())?;
+        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into(), flat: None })
+    }
+
+    /// A model trained with `settings` (what `TrainingRun.settings()` returns) from its flat
+    /// `parameters` (what `TrainingRun.parameters()` returns).
+    pub fn from_parameters(settings: JsValue, parameters: &[f32]) -> Result<CharModel, JsError> {
+        let vocab = Vocabulary::lessons();
+        let shape = train_settings(settings)?.shape(vocab.len());
+        if parameters.len() != shape.n_params() {
+            return Err(Error::out_of_range(
+                "the number of parameters",
+                parameters.len(),
+                format!("a model of {} blocks of width {} has {}", shape.n_layers, shape.d_model, shape.n_params()),
+            )
+            .into());
+        }
+        if let Some(i) = parameters.iter().position(|x| !x.is_finite()) {
+            return Err(Error::out_of_range("parameter", i, "every parameter must be a finite number").into());
+        }
+        let mut flat = TrainableGpt::zeros(shape, 1);
+        flat.params.copy_from_slice(parameters);
+        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into(), flat: None })
+    }
+
+    /// A reader's checkpoint: model.safetensors (`weights`), with its config.json and vocab.json
+    /// when they came with it (the layout `tblock train` writes); at most 16 MiB
+    /// (`checkpoint_limit()`).
+    pub fn from_checkpoint(
+        weights: &[u8],
+        config_json: Option<String>,
+        vocab_json: Option<String>,
+    ) -> Result<CharModel, JsError> {
+        let (model, vocab) =
+            crate::train::model_files::load_model_files(weights, config_json.as_deref(), vocab_json.as_deref())?;
+        Ok(CharModel { model, vocab, source: "checkpoint".into(), flat: None })
+    }
+
+    /// The largest weights file `from_checkpoint` takes, in bytes.
+    pub fn checkpoint_limit() -> f64 {
+        crate::train::model_files::MAX_CHECKPOINT_BYTES as f64
+    }
+
+    /// A model from a safetensors file (Hugging Face GPT-2 names, F32 or F16, its config inside).
+    pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsError> {
+        let model = checkpoint::load(bytes, None)?;
+        let vocab = Vocabulary::lessons();
+        if model.vocab_size() != vocab.len() {
+            return Err(Error::field(
+                "vocab_size",
+                format!("the model has {} tokens, not the {} characters", model.vocab_size(), vocab.len()),
+            )
+            .into());
+        }
+        Ok(CharModel { model, vocab, source: "trained".into(), flat: None })
+    }
+
+    /// What the model makes of `text` (its last 16 characters): the symbols, the stream, the logits
+    /// and the `k` likeliest next characters at each position.
+    pub fn read(&self, text: &str, k: f64) -> Result<JsValue, JsError> {
+        to_js(&read(&self.model, &self.vocab, text, amount("k", k)?.min(self.vocab.len()))?)
+    }
+
+    /// `length` characters after `prompt`, drawn at `temperature` with `seed`, keeping the `top_k`
+    /// likeliest characters (default: all) and of those the fewest whose probability adds up to
+    /// `top_p` (default 1: all): the sampler `tblock sample` uses.
+    pub fn sample(
+        &mut self,
+        prompt: &str,
+        length: f64,
+        temperature: f64,
+        seed: f64,
+        top_k: Option<f64>,
+        top_p: Option<f64>,
+    ) -> Result<String, JsError> {
+        let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
+        let sampling = self.sampling(temperature, top_k, top_p)?;
+        let vocab = self.vocab.clone();
+        Ok(generate(self.flat()?, &vocab, prompt, length, &sampling, seed)?)
+    }
+
+    /// The sampler's settings, checked against this model's vocabulary.
+    pub(super) fn sampling(&self, temperature: f64, top_k: Option<f64>, top_p: Option<f64>) -> Result<Sampling, Error> {
+        let top_k = top_k.map(|k| amount("top-k", k)).transpose()?;
+        Sampling::new(temperature, top_k, top_p, self.vocab.len())
+    }
+
+    /// The model in flat buffers, made on first use.
+    pub(super) fn flat(&mut self) -> Result<&mut TrainableGpt, Error> {
+        if self.flat.is_none() {
+            self.flat = Some(TrainableGpt::from_model(&self.model, crate::train::model_files::EXPERIMENT_BATCH)?);
+        }
+        Ok(self.flat.as_mut().expect("made above"))
+    }
+
+    /// The model in flat buffers, with `text` as ids (default: the held-out tail of the lesson prose).
+    pub(super) fn flat_and_text(&mut self, text: Option<String>) -> Result<(&mut TrainableGpt, Vec<usize>), Error> {
+        let ids = match text {
+            Some(t) => self.vocab.encode(&t),
+            None => Corpus::lessons(&self.vocab, self.model.context()).held_out,
+        };
+        Ok((self.flat()?, ids))
+    }
+
+    /// The loss on `text` (default: the held-out tail) by the evaluation protocol, with block `block`
+    /// "removed" or "overwritten", or every block "intact" (`block` is then ignored). One
+    /// configuration a call, so a page can spread an experiment over several frames.
+    pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsError> {
+        let n = self.model.blocks.len();
+        let mode = match mode {
+            "intact" => BlockMode::Intact,
+            "removed" => BlockMode::Removed,
+            "overwritten" => BlockMode::Overwritten,
+            other => {
+                return Err(Error::field(
+                    "mode",
+                    format!(
+                        "{:?} is not a block mode: choose intact, removed or overwritten",
+                        crate::error::clip(other)
+                    ),
+                )
+                .into())
+            }
+        };
+        let block = if mode == BlockMode::Intact { 0 } else { whole("block", block)? };
+        if block >= n {
+            return Err(Error::out_of_range("block", block, format!("the model has blocks 0 to {}", n - 1)).into());
+        }
+        let (flat, ids) = self.flat_and_text(text)?;
+        flat.block_modes = vec![BlockMode::Intact; n];
+        flat.block_modes[block] = mode;
+        let result = crate::train::evaluate::evaluate(flat, &ids);
+        flat.block_modes = vec![BlockMode::Intact; n];
+        to_js(&result?)
+    }
+
+    /// The whole ablation on `text` (default: the held-out tail): `{ intact, uniform, tokens,
+    /// blocks: [{ block, removed, overwritten }] }`.
+    pub fn ablation(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+        let (flat, ids) = self.flat_and_text(text)?;
+        to_js(&ablate(flat, &ids)?)
+    }
+
+    /// The stream around each block on `text` (default: the held-out tail): `{ embedding_norm,
+    /// positions, blocks: [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
+    /// feed_forward_fraction, cosine_in_out }] }`.
+    pub fn stream(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+        let (flat, ids) = self.flat_and_text(text)?;
+        to_js(&stream_stats(flat, &ids)?)
+    }
+
+    /// `{ source, n_params, layers, width, heads, norm, training }` (training: how the shipped
+    /// weights were made, for the shipped model).
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let shape = crate::nn::GptShape::of(&self.model)?;
+        let training: serde_json::Value = match Shipped::parse(&self.source) {
+            Ok(which) => serde_json::from_str(which.training()).unwrap_or_default(),
+            Err(_) => serde_json::Value::Null,
+        };
+        to_js(&serde_json::json!({
+            "source": self.source,
+            "n_params": self.model.n_params(),
+            "layers": shape.n_layers,
+            "width": shape.d_model,
+            "heads": shape.n_heads,
+            "norm": shape.norm,
+            "context": shape.context,
+            // A uniform guess over the vocabulary: ln V nats (the experiments' dotted line).
+            "uniform_loss": (shape.vocab_size as f64).ln(),
+            "training": training,
+        }))
+    }
+}

@@ -1,0 +1,71 @@
+//! The WebAssembly facade: the only module with `#[wasm_bindgen]`, a file a concern (analytic, the
+//! worked examples and the model report; training; timing; the character model; inspecting it).
+//! Thin by design: it reads what
+//! JavaScript passes, calls the library, and returns plain objects (field names as in Rust).
+//! Every library error becomes a `JsError` through wasm-bindgen's `From<E: std::error::Error>`
+//! (the `?` below), carrying the library's message, which says what is allowed. What JavaScript
+//! passes is checked here before it reaches the library: numbers must be whole where counts are
+//! meant, lists must be lists of numbers. Nothing a reader types can reach a panic.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::error::Error;
+use crate::numbers::whole_number;
+
+/// Runs once when the module is instantiated. In a debug build (wasm-pack test, `wasm-pack build
+/// --dev`) a Rust panic is printed to the browser console with its message; release builds leave the
+/// hook out. No input should reach a panic either way: the facade checks everything first.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(debug_assertions)]
+    console_error_panic_hook::set_once();
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("internal error while returning a result: {e}")))
+}
+
+/// A JavaScript value of the expected shape (`what` names it in the message).
+fn from_js<T: DeserializeOwned>(what: &str, value: JsValue, expected: &str) -> Result<T, Error> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|_| Error::Parse { what: what.to_string(), problem: format!("expected {expected}") })
+}
+
+fn floats(what: &str, value: JsValue) -> Result<Vec<f32>, Error> {
+    let xs: Vec<f64> = from_js(what, value, "a list of numbers")?;
+    Ok(xs.into_iter().map(|x| x as f32).collect())
+}
+
+fn whole(what: &str, x: f64) -> Result<usize, Error> {
+    let n = whole_number(what, x)?;
+    usize::try_from(n).map_err(|_| Error::out_of_range(what, n, "it is too large"))
+}
+
+fn ids(value: JsValue) -> Result<Vec<usize>, Error> {
+    let xs: Vec<f64> = from_js("token ids", value, "a list of whole numbers")?;
+    xs.into_iter().map(|x| whole("token id", x)).collect()
+}
+
+/// A count typed into the page: a whole number. One far past any limit (1e300, say) is refused here,
+/// written as typed ("1e300"), with what is allowed; the settings' own check does the rest.
+fn amount(what: &str, x: f64) -> Result<usize, Error> {
+    if x.is_finite() && x.fract() == 0.0 && x > 1e9 {
+        return Err(Error::out_of_range(what, format!("{x:e}"), crate::train::settings::allowed(what)));
+    }
+    whole(what, x)
+}
+
+mod analytic;
+mod char_model;
+mod inspect;
+mod timing;
+mod training;
+
+pub use analytic::*;
+pub use char_model::*;
+pub use timing::*;
+pub use training::*;

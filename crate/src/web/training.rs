@@ -1,0 +1,272 @@
+//! Training TinyGPT in the page: the settings JavaScript may give, the run stepped from a worker,
+//! the defaults and the reference losses, and the pre-LN/post-LN race.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{amount, from_js, to_js, whole};
+use crate::error::Error;
+use crate::nn::NormPlacement;
+use crate::numbers::whole_number;
+use crate::train::optimizer::Schedule;
+use crate::train::sample::generate;
+use crate::train::sampler::Sampling;
+use crate::train::settings::{MAX_BATCH, MAX_LAYERS, MAX_STEPS, WIDTHS};
+use crate::train::{corpus::LESSON_PROSE, Corpus, TrainSettings, Trainer, Vocabulary};
+
+/// What JavaScript may set; anything left out keeps its default.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct JsTrainSettings {
+    steps: Option<f64>,
+    seed: Option<f64>,
+    learning_rate: Option<f64>,
+    warmup: Option<f64>,
+    schedule: Option<String>,
+    layers: Option<f64>,
+    width: Option<f64>,
+    heads: Option<f64>,
+    norm: Option<String>,
+    batch: Option<f64>,
+    weight_decay: Option<f64>,
+    grad_clip: Option<f64>,
+}
+
+/// The settings an object may carry.
+const SETTING_NAMES: [&str; 12] = [
+    "steps",
+    "seed",
+    "learning_rate",
+    "warmup",
+    "schedule",
+    "layers",
+    "width",
+    "heads",
+    "norm",
+    "batch",
+    "weight_decay",
+    "grad_clip",
+];
+
+pub(super) fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
+    let mut s = TrainSettings::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(s);
+    }
+    let expected = format!("an object with any of {}", SETTING_NAMES.join(", "));
+    if !value.is_object() {
+        return Err(Error::Parse { what: "the training settings".into(), problem: format!("expected {expected}") });
+    }
+    // serde-wasm-bindgen reads only the fields it knows: a misspelt one would be ignored in silence.
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !SETTING_NAMES.contains(&key.as_str()) {
+            return Err(Error::Parse {
+                what: "the training settings".into(),
+                problem: format!("{:?} is not a setting; expected {expected}", crate::error::clip(&key)),
+            });
+        }
+    }
+    let js: JsTrainSettings = from_js("the training settings", value, &expected)?;
+    let set = |target: &mut usize, what: &str, x: Option<f64>| -> Result<(), Error> {
+        if let Some(x) = x {
+            *target = amount(what, x)?;
+        }
+        Ok(())
+    };
+    set(&mut s.steps, "steps", js.steps)?;
+    set(&mut s.warmup, "warmup", js.warmup)?;
+    set(&mut s.layers, "layers", js.layers)?;
+    set(&mut s.width, "width", js.width)?;
+    set(&mut s.heads, "heads", js.heads)?;
+    set(&mut s.batch, "batch", js.batch)?;
+    if let Some(seed) = js.seed {
+        s.seed = whole_number("seed", seed)?;
+    }
+    if let Some(lr) = js.learning_rate {
+        s.learning_rate = lr;
+    }
+    if let Some(x) = js.weight_decay {
+        s.weight_decay = x;
+    }
+    if let Some(x) = js.grad_clip {
+        s.grad_clip = x;
+    }
+    if let Some(schedule) = js.schedule {
+        s.schedule = match schedule.trim() {
+            "cosine" => Schedule::Cosine,
+            "constant" => Schedule::Constant,
+            other => {
+                return Err(Error::field(
+                    "schedule",
+                    format!("{:?} is not a schedule: choose cosine or constant", crate::error::clip(other)),
+                ))
+            }
+        };
+    }
+    if let Some(norm) = js.norm {
+        s.norm = NormPlacement::parse(&norm)?;
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+/// The defaults of a training run, the limits of each setting, the default corpus's size and the
+/// reference losses of its held-out text (uniform, unigram, bigram).
+#[wasm_bindgen]
+pub fn train_defaults() -> Result<JsValue, JsError> {
+    let vocab = Vocabulary::lessons();
+    let context = crate::train::settings::CONTEXT;
+    let corpus = Corpus::lessons(&vocab, context);
+    let reference = crate::train::baselines::reference_losses(&corpus.train, &corpus.held_out, vocab.len(), context);
+    to_js(&serde_json::json!({
+        "reference": reference,
+        "settings": TrainSettings::default(),
+        "limits": { "max_steps": MAX_STEPS, "layers": [1, MAX_LAYERS], "width": [WIDTHS.0, WIDTHS.1], "batch": [1, MAX_BATCH] },
+        "corpus": { "characters": LESSON_PROSE.chars().count(), "train_symbols": corpus.train.len(), "held_out_symbols": corpus.held_out.len() },
+        "vocab_size": vocab.len(),
+        "context": crate::train::settings::CONTEXT,
+    }))
+}
+
+/// What the lesson reports measuring on GPT-2 small (quoted, not computed here), to show beside a
+/// reader's own experiment: `{ source, ablation: [{ what, value }], stream: [{ what, value }] }`.
+#[wasm_bindgen]
+pub fn reported_gpt2_small() -> Result<JsValue, JsError> {
+    use crate::experiments::quoted::{GPT2_SMALL_ABLATION, GPT2_SMALL_STREAM};
+    to_js(&serde_json::json!({
+        "source": "reported by the lesson for GPT-2 small on 1,024 tokens of its author's prose; quoted, not computed here",
+        "ablation": GPT2_SMALL_ABLATION,
+        "stream": GPT2_SMALL_STREAM,
+    }))
+}
+
+/// The settings of one side of the pre-LN/post-LN race (the pre-LN side; the post-LN side differs
+/// only in `norm`): six blocks of width 32, a constant 3e-3, `steps`, `seed`, `warmup`.
+#[wasm_bindgen]
+pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue, JsError> {
+    let s = crate::experiments::race::race_settings(
+        amount("steps", steps)?,
+        whole_number("seed", seed)?,
+        amount("warmup", warmup)?,
+    );
+    s.validate()?;
+    to_js(&s)
+}
+
+/// What a race found at `step`, from the two held-out losses and the reference lines
+/// (`{ uniform, unigram, bigram }`): `{ step, pre, post, pre_place, post_place, post_lags, text }`.
+#[wasm_bindgen]
+pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> Result<JsValue, JsError> {
+    let r: crate::train::ReferenceLosses = from_js("the reference losses", reference, "{ uniform, unigram, bigram }")?;
+    for (what, x) in [("pre-LN's loss", pre), ("post-LN's loss", post)] {
+        if !x.is_finite() {
+            return Err(Error::out_of_range(what, x, "a loss is a finite number of nats").into());
+        }
+    }
+    to_js(&crate::experiments::race::verdict(whole("step", step)?, pre, post, &r))
+}
+
+/// The lesson's own race (quoted, not computed here): `{ source, findings: [{ what, value }] }`.
+#[wasm_bindgen]
+pub fn reported_race() -> Result<JsValue, JsError> {
+    to_js(&serde_json::json!({
+        "source": "reported by the lesson for two six-block character models trained on its author's text (two seeds, losses read off training batches); quoted, not computed here",
+        "findings": crate::experiments::quoted::REPORTED_RACE,
+    }))
+}
+
+/// The training settings `settings` would give, all of them, checked: what `TrainingRun`'s constructor
+/// would accept, without building the run (the corpus, the model) on the page's thread.
+#[wasm_bindgen]
+pub fn check_train_settings(settings: JsValue) -> Result<JsValue, JsError> {
+    to_js(&train_settings(settings)?)
+}
+
+/// One training run of TinyGPT, stepped by JavaScript (in a worker, or in short slices).
+#[wasm_bindgen]
+pub struct TrainingRun {
+    trainer: Trainer,
+}
+
+#[derive(Serialize)]
+struct RunProgress {
+    steps_done: usize,
+    steps: usize,
+    /// The loss of every step this call took, in order.
+    losses: Vec<f32>,
+    learning_rate: f32,
+    done: bool,
+    /// Why the run stopped early, if it did (a loss that stopped being finite).
+    stopped: Option<String>,
+}
+
+#[wasm_bindgen]
+impl TrainingRun {
+    /// A run of `settings` (an object; anything left out keeps its default) on `text` (default: the
+    /// lesson page's prose).
+    #[wasm_bindgen(constructor)]
+    pub fn new(settings: JsValue, text: Option<String>) -> Result<TrainingRun, JsError> {
+        let settings = train_settings(settings)?;
+        let trainer = Trainer::new(settings, text.as_deref().unwrap_or(LESSON_PROSE))?;
+        Ok(TrainingRun { trainer })
+    }
+
+    /// Steps until `max_steps` more are done, the run is over, or `budget_ms` milliseconds have
+    /// passed (one step at least).
+    pub fn run(&mut self, max_steps: f64, budget_ms: f64) -> Result<JsValue, JsError> {
+        let max_steps = amount("max_steps", max_steps)?.max(1);
+        let budget = if budget_ms.is_finite() && budget_ms > 0.0 { budget_ms } else { 0.0 };
+        let start = js_sys::Date::now();
+        let mut losses = Vec::new();
+        let mut learning_rate = 0.0;
+        while !self.trainer.is_done() && losses.len() < max_steps {
+            match self.trainer.step() {
+                Ok(r) => {
+                    losses.push(r.loss);
+                    learning_rate = r.learning_rate;
+                }
+                Err(_) => break, // the trainer keeps why (stopped below)
+            }
+            if js_sys::Date::now() - start >= budget {
+                break;
+            }
+        }
+        to_js(&RunProgress {
+            steps_done: self.trainer.steps_done(),
+            steps: self.trainer.settings.steps,
+            losses,
+            learning_rate,
+            done: self.trainer.is_done(),
+            stopped: self.trainer.stopped().map(|e| e.to_string()),
+        })
+    }
+
+    /// The loss on the held-out tail, by the evaluation protocol.
+    pub fn held_out_loss(&mut self) -> Result<f64, JsError> {
+        Ok(self.trainer.held_out_loss()?.loss)
+    }
+
+    /// `{ uniform, unigram, bigram }`: the reference losses of the held-out text.
+    pub fn reference(&self) -> Result<JsValue, JsError> {
+        to_js(&self.trainer.reference)
+    }
+
+    pub fn settings(&self) -> Result<JsValue, JsError> {
+        to_js(&self.trainer.settings)
+    }
+
+    /// `length` characters after `prompt`, drawn at `temperature` with `seed`.
+    pub fn sample(&mut self, prompt: &str, length: f64, temperature: f64, seed: f64) -> Result<String, JsError> {
+        let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
+        let vocab = self.trainer.vocab.clone();
+        let sampling = Sampling::temperature(temperature, vocab.len())?;
+        Ok(generate(self.trainer.trainable(), &vocab, prompt, length, &sampling, seed)?)
+    }
+
+    /// The model's parameters as they are now, in one flat list (the layout `CharModel.from_parameters`
+    /// reads with the same settings).
+    pub fn parameters(&mut self) -> Vec<f32> {
+        self.trainer.trainable().params.clone()
+    }
+}

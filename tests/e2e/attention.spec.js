@@ -1,0 +1,126 @@
+// <tb-attention>: where each head of TinyGPT looks, from the shipped weights with no training: a map
+// per head, its table alternative with the figures `tblock inspect` prints for the same model and
+// text (tests/e2e/fixtures/attention-shipped.json, checked against the command by
+// crate/tests/cli_inspect.rs), typing, the keyboard on a map, the model switch and bad input.
+import { readFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { openPage } from './helpers.js';
+
+const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/attention-shipped.json', import.meta.url), 'utf8'));
+
+/** A map's table as text: [[row header, cell, …], …]. */
+function tableRows(table) {
+  return table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+}
+
+test('the shipped model\'s maps, drawn without training, and their tables hold what tblock inspect prints', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/attention.html');
+  const att = page.locator('tb-attention').first();
+  await expect(att.getByLabel('Text')).toHaveValue('the residual');
+  await expect(att.getByLabel('Model')).toHaveValue('shipped');
+  await expect(att.locator('.result')).toContainText('12 positions, 2 blocks of 4 heads');
+  await expect(att.locator('figure.head-map')).toHaveCount(8);
+  await expect(att.getByRole('slider', { name: 'Block 1, head 3: attention weights; choose the query position' })).toBeVisible();
+  // The causal triangle: outlined, no cell drawn in it.
+  const masked = await att.locator('figure.head-map svg path.masked').first().getAttribute('d');
+  expect(masked.startsWith('M12 0V12H24')).toBe(true);
+
+  // The tables, built when opened: a caption per head, a row per query, empty cells after it.
+  for (const block of [0, 1]) await att.locator(`details.tables[data-block="${block}"] summary`).click();
+  const tables = att.locator('table.weights-table');
+  await expect(tables).toHaveCount(8);
+  await expect(tables.locator('caption')).toHaveText([0, 1].flatMap((b) => [0, 1, 2, 3].map((hd) => `Block ${b}, head ${hd}`)));
+  const n = RECORDED.ids.length;
+  for (const [b, hd] of [
+    [0, 0],
+    [0, 1],
+    [1, 3],
+  ]) {
+    const rows = await tableRows(att.locator(`table[data-block="${b}"][data-head="${hd}"]`));
+    expect(rows).toHaveLength(n);
+    rows.forEach((cells, q) => {
+      expect(cells[0]).toBe(`${q + 1} ${q === 3 ? '\u2423' : RECORDED.text[q]}`);
+      const expected = RECORDED.attentions[b][hd][q].map((w, k) => (k <= q ? w.toFixed(3) : ''));
+      expect(cells.slice(1), `block ${b}, head ${hd}, query ${q + 1}`).toEqual(expected);
+    });
+  }
+  expect(problems).toEqual([]);
+});
+
+test('typing redraws the maps and the open tables; the keyboard moves the query and picks a head', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/attention.html');
+  const att = page.locator('tb-attention').first();
+  await att.locator('details.tables[data-block="0"] summary').click();
+  const text = att.getByLabel('Text');
+  await text.fill('abc');
+  await expect(text).toBeFocused();
+  await expect(att.locator('.result')).toContainText('"abc": 3 positions');
+  await expect(att.locator('table[data-block="0"][data-head="0"] tbody tr')).toHaveCount(3);
+  await expect(att.locator('table[data-block="0"][data-head="0"] tbody tr').first().locator('td')).toHaveText(['1.000', '', '']);
+
+  const map = att.getByRole('slider', { name: /^Block 0, head 2:/ });
+  await map.focus();
+  await expect(map).toHaveAttribute('aria-valuenow', '3');
+  await expect(map).toHaveAttribute('aria-valuetext', /^query 3 of 3, "c": most weight on "/);
+  await page.keyboard.press('ArrowUp');
+  await expect(map).toHaveAttribute('aria-valuenow', '2');
+  await expect(att.locator('.query-note').first()).toHaveText('What the query at position 2, "b", looks at in each head:');
+  // Every map follows the one query; the strip shows the text with the keys after it dimmed.
+  await expect(att.getByRole('slider', { name: /^Block 1, head 0:/ })).toHaveAttribute('aria-valuenow', '2');
+  await expect(att.locator('p.strip[data-block="0"][data-head="2"] .char.future')).toHaveCount(1);
+  await page.keyboard.press('Home');
+  await expect(map).toHaveAttribute('aria-valuenow', '1');
+  await page.keyboard.press('End');
+  await expect(map).toHaveAttribute('aria-valuenow', '3');
+  await page.keyboard.press('Enter');
+  await expect(att.locator('.focus h4')).toHaveText('Block 0, head 2');
+  await expect(att.getByRole('button', { name: 'Head 2' }).first()).toHaveAttribute('aria-pressed', 'true');
+  await expect(att.locator('.focus p')).toContainText('The query at position 3, "c", scores its 3 visible keys from');
+  // The pointer: a row of another map chooses that query and that head.
+  const other = att.getByRole('slider', { name: /^Block 1, head 1:/ });
+  await other.click({ position: { x: 4, y: 4 } });
+  await expect(other).toHaveAttribute('aria-valuenow', '1');
+  await expect(att.locator('.focus h4')).toHaveText('Block 1, head 1');
+  expect(problems).toEqual([]);
+});
+
+test('bad text keeps the last good maps and says what is allowed; unknown characters are named', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/attention.html');
+  const att = page.locator('tb-attention').first();
+  const text = att.getByLabel('Text');
+  await text.fill('seventeen letters');
+  await expect(att.getByRole('alert')).toHaveText('text of 17 characters is out of range: the model reads at most 16 characters at once: shorten it');
+  await expect(att.locator('.stale')).toHaveText('The maps still show "the residual", the last text the model could read.');
+  await expect(att.locator('figure.head-map')).toHaveCount(8);
+  await text.fill('');
+  await expect(att.getByRole('alert')).toContainText('type at least one character');
+  await text.fill('Ärger');
+  await expect(att.getByRole('alert')).toBeHidden();
+  await expect(att.locator('.unknown')).toHaveText('Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: position 1.');
+  await expect(att.locator('.result')).toContainText('"\ufffdrger": 5 positions');
+  // The gallery's bad attributes: named, and the widget runs the shipped model on its default text.
+  const bad = page.locator('tb-attention').nth(3);
+  await expect(bad.locator('[data-message]')).toHaveText(['model "gpt-5" is not a model this widget runs: choose shipped, six-blocks or untrained; using shipped']);
+  await expect(bad.getByRole('alert').last()).toContainText('text of 31 characters is out of range');
+  expect(problems).toEqual([]);
+});
+
+test('before training every head spreads its weight evenly; six blocks draw 24 maps', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/attention.html');
+  const untrained = page.locator('tb-attention').nth(2);
+  await expect(untrained.getByLabel('Model')).toHaveValue('untrained');
+  await expect(untrained.locator('.model-note')).toContainText('as initialised, before any training');
+  await untrained.locator('details.tables[data-block="1"] summary').click();
+  const rows = await tableRows(untrained.locator('table[data-block="1"][data-head="2"]'));
+  rows.forEach((cells, q) => {
+    for (const cell of cells.slice(1, q + 2)) expect(Math.abs(Number(cell) - 1 / (q + 1)), `query ${q + 1}: ${cells}`).toBeLessThan(0.02);
+  });
+  // The switch: the same text through the trained model is far from even.
+  const first = page.locator('tb-attention').first();
+  await first.getByLabel('Model').selectOption('untrained');
+  await expect(first.locator('.model-note')).toContainText('as initialised');
+  await first.getByLabel('Model').selectOption('six-blocks');
+  await expect(first.locator('figure.head-map')).toHaveCount(24);
+  await expect(first.locator('.result')).toContainText('6 blocks of 4 heads');
+  expect(problems).toEqual([]);
+});

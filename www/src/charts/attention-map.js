@@ -1,0 +1,90 @@
+// Attention-map layout: one head's weights [T, T] (queries down the side, keys along the top) as
+// square cells in a few shades, one SVG path per shade, so a map is a handful of elements however
+// long the text; the causal triangle (keys after the query) is left empty and outlined. Pure (no
+// DOM): unit-tested in Node. The weights are the library's (CharModel.attention); this only decides
+// which shade a cell is drawn in and where.
+//
+// Weights are shaded on one absolute scale, 0 to 1, so every map (every head, block and model) is
+// read the same way: a near-uniform head looks pale everywhere, a head that picks one key shows one
+// dark cell a row. Scores (before the softmax) are shaded on the diverging heatmap scale instead.
+
+import { LEVELS, divergingLevel, levelClass, symmetricLimit } from './heatmap.js';
+
+/** The shade of a weight: 0 (under half a step) to LEVELS (1). */
+export function weightLevel(w, levels = LEVELS) {
+  if (!(w > 0)) return 0;
+  return Math.round(Math.min(1, w) * levels);
+}
+
+/** A run of squares as path data: each cell `size` wide at (x, y). */
+function squares(cells, size) {
+  return cells.map(([x, y]) => `M${x} ${y}h${size}v${size}h${-size}z`).join('');
+}
+
+/**
+ * One map: `n` positions, `weights` row-major [n, n] (from `offset` in a longer array, such as the
+ * [L, h, T, T] of every map at once), cells `cell` units square.
+ * Returns { n, size, paths: { [palette class]: d }, masked: d (the outline of the keys after each
+ * query), diagonal: d, rows: [[weights of query t over keys 0..t]] }.
+ */
+export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels = LEVELS }) {
+  if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`an attention map needs a whole number of positions, got ${n}`);
+  if (weights.length < offset + n * n) throw new RangeError(`a map of ${n} positions needs ${n * n} weights`);
+  const byLevel = new Map();
+  const rows = [];
+  for (let q = 0; q < n; q++) {
+    const row = [];
+    for (let k = 0; k <= q; k++) {
+      const w = weights[offset + q * n + k];
+      row.push(w);
+      const level = weightLevel(w, levels);
+      if (level === 0) continue;
+      const cls = levelClass(level);
+      if (!byLevel.has(cls)) byLevel.set(cls, []);
+      byLevel.get(cls).push([k * cell, q * cell]);
+    }
+    rows.push(row);
+  }
+  const paths = {};
+  for (const [cls, cells] of byLevel) paths[cls] = squares(cells, cell);
+  return { n, size: n * cell, paths, masked: maskedOutline(n, cell), diagonal: `M0 0L${n * cell} ${n * cell}`, rows };
+}
+
+/**
+ * The outline of the region a decoder may not look at (key > query): a staircase from the top left
+ * to the bottom right along the diagonal, then back along the top and right edges. Empty for n = 1.
+ */
+export function maskedOutline(n, cell) {
+  if (n < 2) return '';
+  let d = `M${cell} 0`;
+  for (let q = 0; q < n - 1; q++) d += `V${(q + 1) * cell}H${(q + 2) * cell}`;
+  return `${d}V0Z`;
+}
+
+/**
+ * One head's scores [n, n] (before the mask: every key has one) on the diverging scale of the scores
+ * a query may use (the masked ones are drawn apart, dimmed): { limit, paths, maskedPaths }.
+ */
+export function scoreMapLayout({ n, scores, offset = 0, cell = 12, levels = LEVELS }) {
+  const visible = [];
+  for (let q = 0; q < n; q++) for (let k = 0; k <= q; k++) visible.push(scores[offset + q * n + k]);
+  const limit = symmetricLimit(visible);
+  const paths = {};
+  const maskedPaths = {};
+  for (let q = 0; q < n; q++) {
+    for (let k = 0; k < n; k++) {
+      const cls = levelClass(divergingLevel(scores[offset + q * n + k], limit, levels));
+      const into = k > q ? maskedPaths : paths;
+      into[cls] = (into[cls] ?? '') + squares([[k * cell, q * cell]], cell);
+    }
+  }
+  return { n, size: n * cell, limit, paths, maskedPaths };
+}
+
+/**
+ * Where query `q` puts its weight, strongest first: [{ key, weight }] over keys 0..q (ties: the
+ * earlier key first). For a sentence: "most on 'h' (0.61)".
+ */
+export function strongestKeys(row) {
+  return row.map((weight, key) => ({ key, weight })).sort((a, b) => b.weight - a.weight || a.key - b.key);
+}

@@ -1,0 +1,54 @@
+// The table alternative of <tb-attention>'s maps: for each head of a block, a <table> captioned
+// "Block B, head H", a row per query character and a column per key character, the weights to three
+// decimals, the cells after each query left empty. In a disclosure per block, built when it is opened
+// (and kept up to date while it stays open), so typing redraws maps, not thousands of cells.
+
+import { h } from './base.js';
+import { formatFixed } from '../format.js';
+import { labelCells } from './table-cards.js';
+import { showChar } from './heatmap-figure.js';
+
+/** One head's table from a result of CharModel.attention. */
+export function weightTable(r, block, head) {
+  const n = r.ids.length;
+  const offset = (block * r.heads + head) * n * n;
+  const name = (k) => `${k + 1} ${showChar(r.symbols[k])}`;
+  const table = h(
+    'table',
+    { class: 'weights-table', dataset: { block, head } },
+    h('caption', {}, `Block ${block}, head ${head}`),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'query \\ key'), r.symbols.map((_, k) => h('th', { scope: 'col' }, name(k))))),
+    h(
+      'tbody',
+      {},
+      r.symbols.map((_, q) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, name(q)),
+          r.symbols.map((_, k) => h('td', { class: 'num' }, k <= q ? formatFixed(r.weights.data[offset + q * n + k], 3) : '')),
+        ),
+      ),
+    ),
+  );
+  return labelCells(table);
+}
+
+/** A block's disclosure of tables: { details, update(result) }. */
+export function weightTables(block, heads) {
+  const body = h('div', { class: 'tables-body' });
+  const details = h('details', { class: 'tables', dataset: { block } }, h('summary', {}, `Block ${block}: the weights as tables`), body);
+  let last = null;
+  const fill = () => {
+    if (!details.open || !last) return;
+    body.replaceChildren(...Array.from({ length: heads }, (_, head) => h('div', { class: 'cards' }, weightTable(last, block, head))));
+  };
+  details.addEventListener('toggle', fill);
+  return {
+    details,
+    update(r) {
+      last = r;
+      fill();
+    },
+  };
+}

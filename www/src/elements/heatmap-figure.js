@@ -1,0 +1,100 @@
+// A heatmap figure as the widgets that show TinyGPT's tensors draw one (<tb-tiny-gpt>'s stream and
+// logits, <tb-anatomy>'s live tensors): the map in SVG cells with its row labels in HTML beside it,
+// a caption with its shape and range, the colour key, and characters made visible.
+
+import { h } from './base.js';
+import { sheet } from './theme.js';
+import { s } from '../charts/svg.js';
+import { heatmapLayout, paletteCss, LEVELS, levelClass } from '../charts/heatmap.js';
+import { formatDecimal, formatInteger } from '../format.js';
+
+/** A heatmap row's height in px; its label is 1 px smaller. */
+const ROW = 12;
+
+export const HEATMAP_CSS = `
+:host, .heatmap-scope {
+  --_negative: var(--tb-negative, var(--_attention));
+  --_positive: var(--tb-positive, var(--_feed-forward));
+  --_heat-zero: var(--tb-heat-zero, var(--_bg));
+}
+.heatmap { margin: 0.5rem 0 0.75rem; }
+.heatmap figcaption { font-weight: 600; }
+/* Row labels beside the map, in HTML, so they keep their size when a narrow column squeezes the
+   map: rows keep their height and only the columns narrow (the map stretches sideways alone). */
+.heatmap .map { display: flex; align-items: flex-start; }
+.heatmap .rows { flex: none; display: grid; grid-auto-rows: ${ROW}px; min-width: 1.4em; padding-right: 3px; font-size: ${ROW - 1}px; line-height: ${ROW}px; text-align: end; color: var(--_muted); font-family: var(--_mono); }
+.heatmap svg { flex: 0 1 auto; min-width: 0; }
+.heatmap .frame { fill: none; stroke: var(--_rule); stroke-width: 0.5; vector-effect: non-scaling-stroke; }
+.heatmap .best { fill: none; stroke: var(--_fg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+h4 { margin-top: 0.75rem; }
+.model-note { font-size: 0.9rem; }
+.next-chars { padding-left: 1.5rem; margin: 0.25rem 0; columns: 16rem; column-gap: 1.5rem; }
+.next-chars li { break-inside: avoid; }
+.char { font-family: var(--_mono); padding: 0 0.15rem; border: 1px solid var(--_rule); border-radius: 3px; }
+.write { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 0.5rem; }
+.written { margin: 0.25rem 0 0; padding: 0.5rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); white-space: pre-wrap; font-family: var(--_mono); font-size: 0.9rem; }
+.controls input[type="text"] { flex: 1 1 12rem; min-width: 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: center; font-size: 0.85rem; color: var(--_muted); }
+.ramp { display: inline-flex; border: 1px solid var(--_rule); }
+.ramp span { display: inline-block; width: 0.9rem; height: 0.9rem; }
+${paletteCss()}
+`;
+
+export const heatmapSheet = sheet(HEATMAP_CSS);
+
+export const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
+
+/**
+ * A heatmap figure: `name` ("stream"), a [rows, cols] `dims`, row-major `values`, row labels, and
+ * optionally one marked column per row (`mark[row]`, e.g. the highest logit).
+ */
+export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null, note = '' }) {
+  const [rows, cols] = dims;
+  const cell = ROW;
+  const layout = heatmapLayout({ rows, cols, values, cell });
+  const title = `${name} ${shape(dims)}`;
+  const label = `${title} heatmap: values from ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)}${note ? `; ${note}` : ''}`;
+  // Square cells where there is room; in a narrower box the map narrows (its width may shrink,
+  // its height may not: preserveAspectRatio none) and the labels beside it stay as they are.
+  const svg = s(
+    'svg',
+    {
+      viewBox: `0 0 ${layout.width} ${layout.height}`,
+      width: layout.width,
+      height: layout.height,
+      preserveAspectRatio: 'none',
+      role: 'img',
+      'aria-label': label,
+    },
+    layout.cells.map((c) => s('rect', { class: c.className, x: c.x, y: c.y, width: c.size, height: c.size })),
+    s('rect', { class: 'frame', x: 0, y: 0, width: layout.width, height: layout.height }),
+    mark ? mark.map((col, row) => s('rect', { class: 'best', x: col * cell, y: row * cell, width: cell, height: cell })) : null,
+  );
+  svg.style.height = `${layout.height}px`; // as drawn, however narrow the width (no aspect ratio)
+  return h(
+    'figure',
+    { class: 'heatmap' },
+    h('figcaption', {}, title, ' ', h('span', { class: 'muted range' }, `(values ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)})`)),
+    h('div', { class: 'map' }, h('div', { class: 'rows', 'aria-hidden': 'true' }, rowLabels.map((text) => h('span', {}, String(text)))), svg),
+  );
+}
+
+/** A colour key: `low`, a swatch of each level from `from` to `to`, `high`, then any `notes`. */
+export function rampLegend(from, to, low, high, ...notes) {
+  const ramp = [];
+  for (let level = from; level <= to; level++) ramp.push(h('span', { class: levelClass(level) }));
+  return h('div', { class: 'legend' }, h('span', {}, low), h('span', { class: 'ramp', 'aria-hidden': 'true' }, ramp), h('span', {}, high), notes.map((n) => h('span', {}, n)));
+}
+
+/** The colour key: a ramp from negative through zero to positive. */
+export function heatmapLegend() {
+  return rampLegend(-LEVELS, LEVELS, 'negative', 'positive', '(0 is the background colour; each map is scaled to its own largest magnitude)');
+}
+
+/** A character as the page shows it: space, newline and "everything else" made visible. */
+export function showChar(c) {
+  if (c === ' ') return '\u2423'; // ␣
+  if (c === '\n') return '\u21b5'; // ↵
+  return c;
+}
+
