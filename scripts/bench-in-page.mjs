@@ -102,3 +102,42 @@ export async function sweepSliders({ perSlider, filter, settle = true }) {
   observer.disconnect();
   return { sliders, long_tasks: longTasks.length, longest_task_ms: Math.max(0, ...longTasks) };
 }
+
+/**
+ * Types into a widget's text field the way a reader does, a character at a time (then deletes back),
+ * one `input` event each, timing each as sweepSliders does (handlers, the microtasks a widget renders
+ * in, then a forced style and layout). Before typing, the widget's model switch is set to `model`
+ * (tb-attention's six-block model: 24 maps redrawn per event). Returns { widget, field, events, times }.
+ */
+export async function typeInto({ tag, field, model, text, rounds }) {
+  const microtasks = async () => {
+    for (let i = 0; i < 20; i++) await null;
+  };
+  const idle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const host = document.querySelector(tag);
+  host.scrollIntoView({ block: 'start' });
+  const control = (name) => [...host.shadowRoot.querySelectorAll('input, select')].find((c) => [...(c.labels ?? [])].some((l) => l.textContent.trim() === name));
+  if (model) {
+    const select = control('Model');
+    select.value = model;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    for (let i = 0; i < 50 && !host.shadowRoot.textContent.includes('6 blocks of'); i++) await idle();
+  }
+  const input = control(field);
+  input.focus();
+  const times = [];
+  for (let round = 0; round < rounds; round++) {
+    const steps = [...Array.from({ length: text.length }, (_, i) => text.slice(0, i + 1)), ...Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, text.length - 1 - i))];
+    for (const value of steps) {
+      await idle();
+      const t0 = performance.now();
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await microtasks();
+      void document.body.offsetHeight;
+      times.push(performance.now() - t0);
+    }
+  }
+  const maps = host.shadowRoot.querySelectorAll('figure.head-map').length;
+  return { widget: tag, field, model, maps, events: times.length, times };
+}

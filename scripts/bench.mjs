@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ROOT, launchChromium, startServer } from './browser.mjs';
-import { sweepSliders, widgetsRendered } from './bench-in-page.mjs';
+import { sweepSliders, typeInto, widgetsRendered } from './bench-in-page.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
 
 const quick = process.argv.includes('--quick');
@@ -136,6 +136,8 @@ try {
   await page.goto(`${server.origin}/`);
   await page.evaluate(widgetsRendered);
   const idle = await page.evaluate(sweepSliders, { perSlider: PER_SLIDER, filter: null });
+  log('interaction: typing into <tb-attention>, six blocks');
+  const typing = await page.evaluate(typeInto, { tag: 'tb-attention', field: 'Text', model: 'six-blocks', text: 'attention mixes!', rounds: quick ? 1 : 4 });
   log('interaction: while a training run goes on');
   const train = page.locator('tb-train').first();
   await train.getByRole('button', { name: 'Train' }).click();
@@ -157,6 +159,15 @@ try {
     };
   };
   results.interaction.push(summary('page idle', idle), { ...summary('a training run going on', busy), training_status: training });
+  results.typing = {
+    widget: typing.widget,
+    model: typing.model,
+    maps: typing.maps,
+    events: typing.events,
+    p50_ms: quantile(typing.times, 0.5),
+    p95_ms: quantile(typing.times, 0.95),
+    max_ms: Math.max(...typing.times),
+  };
 } finally {
   await browser.close();
   server.stop();
@@ -213,6 +224,9 @@ table(['page', 'CPU', 'widgets', 'first paint', 'first screen rendered', 'all re
 console.log('Interaction: main-thread time per input event, every slider swept');
 table(['condition', 'sliders', 'events', 'p50', 'p95', 'max', 'long tasks'], results.interaction.map((i) => [i.condition, i.sliders, i.events, ms(i.p50_ms), ms(i.p95_ms), ms(i.max_ms), i.long_tasks]));
 table(['slider (page idle)', 'events', 'p50', 'p95', 'max'], results.interaction[0].by_slider.map((s) => [`${s.widget}: ${s.slider}`, s.events, ms(s.p50_ms), ms(s.p95_ms), ms(s.max_ms)]));
+const t = results.typing;
+console.log(`Typing: main-thread time per input event into <${t.widget}>'s text field, ${t.model} model (${t.maps} maps redrawn)`);
+table(['events', 'p50', 'p95', 'max'], [[t.events, ms(t.p50_ms), ms(t.p95_ms), ms(t.max_ms)]]);
 console.log('TinyGPT (median time of one run)');
 table(['workload', 'where', 'time', 'tokens/s', 'GFLOP/s'], results.tinygpt.flatMap((w) => w.rows.map((r) => [w.name, r.where, ms(r.ms), Math.round(r.tokens_per_second).toLocaleString('en-US'), r.gflops.toFixed(2)])));
 table(['workload', 'wasm / native (Chromium)', '(Node)'], results.tinygpt.map((w) => [w.name, `${w.wasm_over_native.chromium.toFixed(2)}x`, `${w.wasm_over_native.node.toFixed(2)}x`]));

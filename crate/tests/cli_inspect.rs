@@ -133,7 +133,7 @@ fn top_k_one_is_greedy_and_every_character_kept_is_plain_sampling() {
 #[test]
 fn bad_sampler_settings_say_what_is_allowed() {
     for (flag, value, says) in [
-        ("--top-k", "0", "top-k 0 is out of range: keep 1 (the likeliest only) to 50 (every character)"),
+        ("--top-k", "0", "top-k 0 is out of range: keep from 1 (the likeliest only) up to 50 (every character)"),
         ("--top-k", "51", "top-k 51 is out of range"),
         ("--top-p", "0", "top-p 0 is out of range: give a share above 0 and at most 1"),
         ("--top-p", "1.5", "top-p 1.5 is out of range"),

@@ -4,7 +4,7 @@
 // crate/tests/cli_inspect.rs), typing, the keyboard on a map, the model switch and bad input.
 import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { openPage } from './helpers.js';
+import { openPage, pageOverflow } from './helpers.js';
 
 const RECORDED = JSON.parse(readFileSync(new URL('./fixtures/attention-shipped.json', import.meta.url), 'utf8'));
 
@@ -21,9 +21,18 @@ test('the shipped model\'s maps, drawn without training, and their tables hold w
   await expect(att.locator('.result')).toContainText('12 positions, 2 blocks of 4 heads');
   await expect(att.locator('figure.head-map')).toHaveCount(8);
   await expect(att.getByRole('slider', { name: 'Block 1, head 3: attention weights; choose the query position' })).toBeVisible();
-  // The causal triangle: outlined, no cell drawn in it.
-  const masked = await att.locator('figure.head-map svg path.masked').first().getAttribute('d');
-  expect(masked.startsWith('M12 0V12H24')).toBe(true);
+  // Drawn: the first query's one weight (1.0) in the darkest shade; the causal triangle empty
+  // (nothing painted inside a cell there, only its dashed outline along the diagonal).
+  const pixels = await att.locator('figure.head-map canvas').first().evaluate((canvas) => {
+    const r = devicePixelRatio;
+    const { data, width } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height); // one read
+    const at = (x, y) => [...data.slice((Math.round(y * r) * width + Math.round(x * r)) * 4, (Math.round(y * r) * width + Math.round(x * r)) * 4 + 4)];
+    // The cells start after a gutter of 16 x 14 px for the characters; a cell is 12 px.
+    return { first: at(16 + 6, 14 + 6), masked: at(16 + 5 * 12 + 6, 14 + 6), width: canvas.width / r };
+  });
+  expect(pixels.first[3], 'the first query\'s cell is painted').toBe(255);
+  expect(pixels.masked, 'a masked cell is left empty').toEqual([0, 0, 0, 0]);
+  expect(pixels.width, 'room for all 16 positions, however short the text').toBe(16 + 16 * 12);
 
   // The tables, built when opened: a caption per head, a row per query, empty cells after it.
   for (const block of [0, 1]) await att.locator(`details.tables[data-block="${block}"] summary`).click();
@@ -65,9 +74,10 @@ test('typing redraws the maps and the open tables; the keyboard moves the query 
   await page.keyboard.press('ArrowUp');
   await expect(map).toHaveAttribute('aria-valuenow', '2');
   await expect(att.locator('.query-note').first()).toHaveText('What the query at position 2, "b", looks at in each head:');
-  // Every map follows the one query; the strip shows the text with the keys after it dimmed.
+  // Every map follows the one query, and each head's strip of the text is drawn under the maps.
   await expect(att.getByRole('slider', { name: /^Block 1, head 0:/ })).toHaveAttribute('aria-valuenow', '2');
-  await expect(att.locator('p.strip[data-block="0"][data-head="2"] .char.future')).toHaveCount(1);
+  await expect(att.getByRole('slider', { name: /^Block 1, head 0:/ })).toHaveAttribute('aria-valuetext', /^query 2 of 3, "b": most weight on "/);
+  await expect(att.locator('p.strip canvas')).toHaveCount(8);
   await page.keyboard.press('Home');
   await expect(map).toHaveAttribute('aria-valuenow', '1');
   await page.keyboard.press('End');
@@ -122,5 +132,24 @@ test('before training every head spreads its weight evenly; six blocks draw 24 m
   await first.getByLabel('Model').selectOption('six-blocks');
   await expect(first.locator('figure.head-map')).toHaveCount(24);
   await expect(first.locator('.result')).toContainText('6 blocks of 4 heads');
+  expect(problems).toEqual([]);
+});
+
+test('at 360 px in dark mode the maps wrap inside the screen, and redraw in the dark colours', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const problems = await openPage(page, '/gallery/attention.html');
+  const att = page.locator('tb-attention').first();
+  await expect(att.locator('figure.head-map')).toHaveCount(8);
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+  for (const box of await att.locator('figure.head-map').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()))) {
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(360);
+  }
+  // The map as an image (one readback each time).
+  const firstCell = () => att.locator('figure.head-map canvas').first().evaluate((canvas) => canvas.toDataURL());
+  const dark = await firstCell();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(firstCell).not.toBe(dark);
   expect(problems).toEqual([]);
 });

@@ -20,11 +20,15 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // short messages, scientific notation, names that carry the figures, tables as cards on phones);
 // 324 KB with the rest of it and the reader's own model (issues 11 and 12: focus kept, widgets
 // released, the config and checkpoint panels; 320.3 KB then). The wasm: 255 KB, 258 KB with the
-// checkpoint loader and the fuzzing's fixes (256.2 KB then). The aim is 300 KB for the lesson and
-// 150 KB for the wasm: what stands in the way is in BENCHMARKS.md ("What is in the wasm").
-const BUDGET_GZIP = 324 * 1024;
+// checkpoint loader and the fuzzing's fixes (256.2 KB then). Issue 17 (inside TinyGPT: every tensor of
+// a pass, where each head looks, one sampler with top-k and top-p, and the attention maps, the
+// anatomy's live tensors and the sampler's view that show them) took the lesson to 343.7 KB and the
+// wasm to 269.4 KB: 348 and 272 KB. The aim is 300 KB for the lesson and 150 KB for the wasm: what
+// stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
+// module, loaded on need.
+const BUDGET_GZIP = 348 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
-const WASM_BUDGET_GZIP = 258 * 1024;
+const WASM_BUDGET_GZIP = 272 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";

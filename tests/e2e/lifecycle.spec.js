@@ -10,7 +10,7 @@ import { recordProblems } from './helpers.js';
 const ALL = `
 <tb-anatomy></tb-anatomy><tb-param-table></tb-param-table><tb-cost-chart></tb-cost-chart>
 <tb-memory></tb-memory><tb-training-cost></tb-training-cost><tb-example name="layernorm"></tb-example>
-<tb-moe></tb-moe><tb-masks></tb-masks><tb-tiny-gpt></tb-tiny-gpt><tb-number value="total_params"></tb-number>
+<tb-moe></tb-moe><tb-masks></tb-masks><tb-tiny-gpt></tb-tiny-gpt><tb-attention></tb-attention><tb-number value="total_params"></tb-number>
 <tb-train></tb-train><tb-ablation></tb-ablation><tb-stream></tb-stream><tb-norm-race></tb-norm-race>
 <tb-depth-latency></tb-depth-latency>`;
 
@@ -73,7 +73,7 @@ test('created and removed before the first render, put back, moved after it: eve
       return same;
     }, { intervals: [200] })
     .toBe(true);
-  expect(before.length).toBe(15);
+  expect(before.length).toBe(16);
   // A move: every widget from #a to #b in one task. Same content, no re-render (the nodes stay).
   const kept = await page.evaluate(() => {
     const firsts = [...document.querySelectorAll('#a > *')].map((el) => el.shadowRoot.lastElementChild);
@@ -118,7 +118,7 @@ test('removed and put back later, every widget shows the same again; repeated, t
       return texts.map((t, i) => (t === again[i] ? null : `${widgets[i].localName}: ${t.slice(0, 120)} … became … ${again[i].slice(0, 120)}`)).filter(Boolean);
     }, html);
   // The widgets that hold wasm objects, timed ones aside (tb-depth-latency shows timings).
-  const holders = '<tb-tiny-gpt></tb-tiny-gpt><tb-ablation></tb-ablation><tb-stream></tb-stream><tb-example name="tiny-gpt"></tb-example><tb-masks></tb-masks>';
+  const holders = '<tb-tiny-gpt></tb-tiny-gpt><tb-attention></tb-attention><tb-anatomy model="tiny-gpt"></tb-anatomy><tb-ablation></tb-ablation><tb-stream></tb-stream><tb-example name="tiny-gpt"></tb-example><tb-masks></tb-masks>';
   expect(await cycle(ALL.replace('<tb-depth-latency></tb-depth-latency>', ''))).toEqual([]);
   const memory = () => page.evaluate(async () => (await (await import('/pkg/transformer_block.js')).default()).memory.buffer.byteLength);
   for (let i = 0; i < 5; i++) await cycle(holders);

@@ -69,7 +69,7 @@ test('bad attributes show a short message with the whole explanation in its tool
     'bad-model': ['[unknown model "gpt-5"]', /choose one of tiny-gpt, gpt2-small/],
     'bad-seq': ['[seq_len 5000 is out of range: GPT-2 small accepts 1 to 1,024 tokens]', /accepts 1 to 1,024 tokens/],
     'bad-seq-text': ['[seq-len "abc" is not a whole number]', /^seq-len "abc" is not a whole number$/],
-    'bad-source': ['[unknown source: example:nope]', /choose one of count, defaults, training-data, shipped-model-six, shipped-model, training-run, example:residual/],
+    'bad-source': ['[unknown source: example:nope]', /choose one of count, defaults, training-data, shipped-model-six, shipped-model, heads, heads-six, heads-untrained, training-run, example:residual/],
     'bad-format': ['[unknown format: roman]', /choose one of integer, compact, percent/],
     'bad-object': ['[not a number: an object]', /an object \(params, error_vs_non_embedding/],
   };

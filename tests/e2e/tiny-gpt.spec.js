@@ -90,3 +90,48 @@ test('fits a 360px-wide phone in dark mode without sideways scrolling of the pag
   await expect.poll(() => cell.evaluate((el) => getComputedStyle(el).fill)).not.toBe(dark);
   expect(problems).toEqual([]);
 });
+
+test('the sampler: top-k and top-p keep the likeliest, the distribution before and after them, Write on with them', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/tiny-gpt.html');
+  const gpt = page.locator('tb-tiny-gpt').first();
+  const sampling = gpt.getByRole('group', { name: 'Writing on' });
+  await expect(sampling.locator('.kept-count')).toHaveText('50 of 50 characters kept; the 10 likeliest are listed.');
+  await expect(sampling.locator('table caption')).toHaveText('The next character after "the residual"');
+  await expect(sampling.locator('tbody tr')).toHaveCount(10);
+  await sampling.getByLabel('Top-k').fill('3');
+  await expect(sampling.locator('.kept-count')).toHaveText('3 of 50 characters kept; the 10 likeliest are listed.');
+  await expect(sampling.locator('tbody tr.kept')).toHaveCount(3);
+  await expect(sampling.locator('tbody tr').nth(3)).toHaveClass(/dropped/);
+  await expect(sampling.locator('tbody tr').nth(3).locator('td').last()).toHaveText('not kept');
+  await sampling.getByLabel('Top-p').fill('0.5');
+  await expect(sampling.locator('tbody tr.kept')).toHaveCount(1);
+  await expect(sampling.locator('tbody tr.kept td').last()).toHaveText('100%');
+
+  // Top-k 1 writes what temperature 0 writes.
+  await sampling.getByLabel('Top-k').fill('1');
+  await sampling.getByLabel('Top-p').fill('1');
+  await sampling.getByLabel('Temperature').fill('2');
+  await sampling.getByRole('button', { name: 'Write on' }).click();
+  const greedy = await sampling.locator('.written').textContent();
+  await sampling.getByLabel('Top-k').fill('');
+  await sampling.getByLabel('Temperature').fill('0');
+  await sampling.getByRole('button', { name: 'Write on' }).click();
+  await expect(sampling.locator('.written')).toHaveText(greedy);
+  expect(greedy.length).toBe('the residual'.length + 80);
+
+  // Bad settings: the library's message, nothing drawn.
+  for (const [label, value, says] of [
+    ['Top-k', '0', 'top-k 0 is out of range: keep from 1 (the likeliest only) up to 50 (every character) of the likeliest'],
+    ['Top-k', '51', 'top-k 51 is out of range'],
+    ['Top-p', '0', 'top-p 0 is out of range: give a share above 0 and at most 1'],
+    ['Top-p', '1.5', 'top-p 1.5 is out of range'],
+    ['Temperature', '-1', 'temperature -1 is out of range: give 0 (always the likeliest) to 10'],
+  ]) {
+    await sampling.getByLabel(label).fill(value);
+    await expect(sampling.getByRole('alert')).toContainText(says);
+    await expect(sampling.locator('table')).toBeHidden();
+    await sampling.getByLabel(label).fill(label === 'Top-p' ? '1' : label === 'Top-k' ? '' : '0.8');
+    await expect(sampling.getByRole('alert')).toBeHidden();
+  }
+  expect(problems).toEqual([]);
+});

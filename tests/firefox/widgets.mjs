@@ -37,6 +37,16 @@ export const CHECKS = [
     await w.until('guesses', () => w.texts('.next-chars li').then((t) => t?.length), 9);
   }],
 
+  ['tb-attention', 'tb-attention', async (w) => {
+    await w.untilTexts('.result', /^"the\u2423residual": 12 positions, 2 blocks of 4 heads/);
+    // The weights as Chromium's tests pin them (tests/e2e/fixtures/attention-shipped.json, from tblock inspect).
+    await w.click('Block 0: the weights as tables');
+    await w.untilTexts('table[data-block="0"][data-head="0"] tbody tr:nth-child(2) td', ['0.768', '0.232', '', '', '', '', '', '', '', '', '', '']);
+    await w.type('Text', 'abc');
+    await w.untilTexts('.result', /^"abc": 3 positions/);
+    await w.untilTexts('table[data-block="0"][data-head="0"] tbody tr:first-child td', ['1.000', '', '']);
+  }],
+
   ['tb-train', 'tb-train', async (w) => {
     await w.untilTexts('.status', /^Not started\. [\d,]+ characters of this page's prose/);
     await w.type('Steps', '40');

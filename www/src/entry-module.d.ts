@@ -44,11 +44,20 @@ export declare class TbMoe extends TbElement {}
 export declare class TbMasks extends TbElement {}
 
 /**
- * `<tb-tiny-gpt text="the residual" seed="…">`: TinyGPT reading characters (the trained model
- * the page ships; with `seed`, an untrained one; or the model a reader trained with `<tb-train>`):
- * the stream, the logits, and the likeliest next characters with their probabilities.
+ * `<tb-tiny-gpt text="the residual" seed="…" temperature="0.8" top-k="…" top-p="1">`: TinyGPT
+ * reading characters (the trained model the page ships; with `seed`, an untrained one; or the model
+ * a reader trained with `<tb-train>`): the stream, the logits, the likeliest next characters with
+ * their probabilities, and the sampler (temperature, top-k, top-p) with "Write on".
  */
 export declare class TbTinyGpt extends TbElement {}
+
+/**
+ * `<tb-attention text="the residual" model="shipped" seed="0" weights-src="…">`: where each head of
+ * TinyGPT looks for the text typed: a map per head of every block (with a table alternative), the
+ * text shaded by one query's weights, and a chosen head's scores before the softmax. model:
+ * shipped, six-blocks or untrained (of `seed`).
+ */
+export declare class TbAttention extends TbElement {}
 
 /**
  * `<tb-train seed steps learning-rate warmup layers norm>`: train TinyGPT in the page (in a worker
@@ -99,7 +108,7 @@ export declare class TbNumber extends TbElement {}
 
 /**
  * The WebAssembly facade, instantiated once per page and shared by every element: the functions of
- * crate/src/web.rs (presets, count, cost_curve, example_…), returning plain objects. A function
+ * crate/src/web/ (presets, count, cost_curve, example_…), returning plain objects. A function
  * throws an Error whose message says what was wrong and what is allowed.
  */
 export interface TransformerBlockLibrary {
@@ -125,6 +134,7 @@ declare global {
     'tb-number': TbNumber;
     'tb-param-table': TbParamTable;
     'tb-tiny-gpt': TbTinyGpt;
+    'tb-attention': TbAttention;
     'tb-train': TbTrain;
     'tb-ablation': TbAblation;
     'tb-stream': TbStream;

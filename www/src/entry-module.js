@@ -19,6 +19,7 @@ export const TbExample = defined('tb-example');
 export const TbMoe = defined('tb-moe');
 export const TbMasks = defined('tb-masks');
 export const TbTinyGpt = defined('tb-tiny-gpt');
+export const TbAttention = defined('tb-attention');
 export const TbNumber = defined('tb-number');
 export const TbTrain = defined('tb-train');
 export const TbAblation = defined('tb-ablation');

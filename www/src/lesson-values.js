@@ -82,6 +82,11 @@ export const SOURCES = {
   'training-data': { call: (lib) => lib.train_defaults() },
   'shipped-model-six': { call: (lib) => shippedInfo(lib.CharModel.six_blocks()) },
   'shipped-model': { call: (lib) => shippedInfo(lib.CharModel.shipped()) },
+  // Where each head looks over the held-out text: the shipped model, the six-block one, and the
+  // lessons' TinyGPT before training (seed 0).
+  heads: { call: (lib) => headSummaries(lib.CharModel.shipped()) },
+  'heads-six': { call: (lib) => headSummaries(lib.CharModel.six_blocks()) },
+  'heads-untrained': { call: (lib) => headSummaries(lib.CharModel.untrained(0)) },
   'training-run': { fn: 'training_run', args: (d) => [d.training_run.params, nanoGptTokens(d), d.training_run.peak, d.training_run.utilisation] },
   'example:residual': { fn: 'example_residual', args: (d) => [d.residual.x, d.residual.attention, d.residual.feed_forward] },
   'example:layernorm': { fn: 'example_layernorm', args: (d) => [d.layernorm] },
@@ -101,6 +106,15 @@ export const SOURCES = {
 function shippedInfo(model) {
   try {
     return model.info();
+  } finally {
+    model.free();
+  }
+}
+
+/** A model's head summaries over the held-out text (CharModel.head_summaries), the model freed after. */
+function headSummaries(model) {
+  try {
+    return model.head_summaries();
   } finally {
     model.free();
   }

@@ -166,6 +166,8 @@ pub struct Inspection {
     /// Positions whose character is not in the vocabulary and was read as the catch-all symbol U+FFFD.
     pub unknown: Vec<usize>,
     pub norm: NormPlacement,
+    /// P: the most positions the model reads.
+    pub context: usize,
     /// The token table's rows for the text [T, d].
     pub tokens: Tensor,
     /// The position table's rows 0 to T−1 [T, d].
@@ -409,6 +411,7 @@ impl TrainableGpt {
             symbols: ids.iter().map(|&id| vocab.decode(&[id])).collect(),
             unknown,
             norm: s.norm,
+            context: s.context,
             tokens: Tensor::rows(&tokens, d),
             positions: Tensor::rows(&positions, d),
             embedded: Tensor::rows(self.embedded(), d),

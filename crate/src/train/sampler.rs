@@ -51,6 +51,11 @@ fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
     p
 }
 
+/// What top-k may be for a vocabulary of `v` symbols, in words.
+pub fn top_k_allowed(v: usize) -> String {
+    format!("keep from 1 (the likeliest only) up to {} (every character) of the likeliest", thousands(v as u64))
+}
+
 impl Sampling {
     /// Check the settings for a vocabulary of `vocab_size`: `top_k` None means V, `top_p` None means 1.
     pub fn new(temperature: f64, top_k: Option<usize>, top_p: Option<f64>, vocab_size: usize) -> Result<Sampling> {
@@ -64,11 +69,7 @@ impl Sampling {
         let v = vocab_size;
         let top_k = top_k.unwrap_or(v);
         if top_k == 0 || top_k > v {
-            return Err(Error::out_of_range(
-                "top-k",
-                thousands(top_k as u64),
-                format!("keep 1 (the likeliest only) to {} (every character) of the likeliest", thousands(v as u64)),
-            ));
+            return Err(Error::out_of_range("top-k", thousands(top_k as u64), top_k_allowed(v)));
         }
         let top_p = top_p.unwrap_or(1.0);
         if !(top_p > 0.0 && top_p <= 1.0) {
@@ -188,7 +189,7 @@ mod tests {
         assert!(e(f64::INFINITY, None, None).starts_with("temperature inf is out of range"));
         assert_eq!(
             e(1.0, Some(0), None),
-            "top-k 0 is out of range: keep 1 (the likeliest only) to 50 (every character) of the likeliest"
+            "top-k 0 is out of range: keep from 1 (the likeliest only) up to 50 (every character) of the likeliest"
         );
         assert!(e(1.0, Some(51), None).starts_with("top-k 51 is out of range"));
         for p in [0.0, -0.5, 1.5, f64::NAN] {

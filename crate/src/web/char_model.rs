@@ -130,8 +130,16 @@ impl CharModel {
 
     /// The sampler's settings, checked against this model's vocabulary.
     pub(super) fn sampling(&self, temperature: f64, top_k: Option<f64>, top_p: Option<f64>) -> Result<Sampling, Error> {
-        let top_k = top_k.map(|k| amount("top-k", k)).transpose()?;
-        Sampling::new(temperature, top_k, top_p, self.vocab.len())
+        let v = self.vocab.len();
+        let top_k = match top_k {
+            // A whole number far past any vocabulary (1e308): named as typed, with what is allowed.
+            Some(k) if k.is_finite() && k.fract() == 0.0 && k > 1e9 => {
+                return Err(Error::out_of_range("top-k", format!("{k:e}"), crate::train::sampler::top_k_allowed(v)))
+            }
+            Some(k) => Some(whole("top-k", k)?),
+            None => None,
+        };
+        Sampling::new(temperature, top_k, top_p, v)
     }
 
     /// The model in flat buffers, made on first use.
@@ -198,8 +206,8 @@ impl CharModel {
         to_js(&stream_stats(flat, &ids)?)
     }
 
-    /// `{ source, n_params, layers, width, heads, norm, training }` (training: how the shipped
-    /// weights were made, for the shipped model).
+    /// `{ source, n_params, layers, width, heads, norm, context, vocab_size, uniform_loss, training }`
+    /// (training: how the shipped weights were made, for a shipped model).
     pub fn info(&self) -> Result<JsValue, JsError> {
         let shape = crate::nn::GptShape::of(&self.model)?;
         let training: serde_json::Value = match Shipped::parse(&self.source) {
@@ -214,6 +222,7 @@ impl CharModel {
             "heads": shape.n_heads,
             "norm": shape.norm,
             "context": shape.context,
+            "vocab_size": shape.vocab_size,
             // A uniform guess over the vocabulary: ln V nats (the experiments' dotted line).
             "uniform_loss": (shape.vocab_size as f64).ln(),
             "training": training,

@@ -16,16 +16,19 @@ export function weightLevel(w, levels = LEVELS) {
   return Math.round(Math.min(1, w) * levels);
 }
 
-/** A run of squares as path data: each cell `size` wide at (x, y). */
+/** A run of squares as path data: each cell `size` wide, at (x, y) of the flat list [x, y, x, y, …]. */
 function squares(cells, size) {
-  return cells.map(([x, y]) => `M${x} ${y}h${size}v${size}h${-size}z`).join('');
+  let d = '';
+  for (let i = 0; i < cells.length; i += 2) d += `M${cells[i]} ${cells[i + 1]}h${size}v${size}h${-size}z`;
+  return d;
 }
 
 /**
  * One map: `n` positions, `weights` row-major [n, n] (from `offset` in a longer array, such as the
  * [L, h, T, T] of every map at once), cells `cell` units square.
- * Returns { n, size, paths: { [palette class]: d }, masked: d (the outline of the keys after each
- * query), diagonal: d, rows: [[weights of query t over keys 0..t]] }.
+ * Returns { n, size, cells: { [palette class]: [x, y, x, y, …] }, paths: { [palette class]: d } (the
+ * same cells as path data), masked: d (the outline of the keys after each query), diagonal: d,
+ * rows: [[weights of query t over keys 0..t]] }.
  */
 export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels = LEVELS }) {
   if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`an attention map needs a whole number of positions, got ${n}`);
@@ -41,13 +44,14 @@ export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels =
       if (level === 0) continue;
       const cls = levelClass(level);
       if (!byLevel.has(cls)) byLevel.set(cls, []);
-      byLevel.get(cls).push([k * cell, q * cell]);
+      byLevel.get(cls).push(k * cell, q * cell);
     }
     rows.push(row);
   }
+  // Path data only for whoever asks (tests, an SVG renderer); the canvas fills the cells.
   const paths = {};
-  for (const [cls, cells] of byLevel) paths[cls] = squares(cells, cell);
-  return { n, size: n * cell, paths, masked: maskedOutline(n, cell), diagonal: `M0 0L${n * cell} ${n * cell}`, rows };
+  for (const [cls, cells] of byLevel) Object.defineProperty(paths, cls, { enumerable: true, get: () => squares(cells, cell) });
+  return { n, size: n * cell, cells: Object.fromEntries(byLevel), paths, masked: maskedOutline(n, cell), diagonal: `M0 0L${n * cell} ${n * cell}`, rows };
 }
 
 /**
@@ -63,22 +67,24 @@ export function maskedOutline(n, cell) {
 
 /**
  * One head's scores [n, n] (before the mask: every key has one) on the diverging scale of the scores
- * a query may use (the masked ones are drawn apart, dimmed): { limit, paths, maskedPaths }.
+ * a query may use (the masked ones are drawn apart, dimmed): { limit, cells, maskedCells, paths,
+ * maskedPaths } (cells by palette class, and the same as path data).
  */
 export function scoreMapLayout({ n, scores, offset = 0, cell = 12, levels = LEVELS }) {
   const visible = [];
   for (let q = 0; q < n; q++) for (let k = 0; k <= q; k++) visible.push(scores[offset + q * n + k]);
   const limit = symmetricLimit(visible);
-  const paths = {};
-  const maskedPaths = {};
+  const cells = {};
+  const maskedCells = {};
   for (let q = 0; q < n; q++) {
     for (let k = 0; k < n; k++) {
       const cls = levelClass(divergingLevel(scores[offset + q * n + k], limit, levels));
-      const into = k > q ? maskedPaths : paths;
-      into[cls] = (into[cls] ?? '') + squares([[k * cell, q * cell]], cell);
+      const into = k > q ? maskedCells : cells;
+      (into[cls] ??= []).push(k * cell, q * cell);
     }
   }
-  return { n, size: n * cell, limit, paths, maskedPaths };
+  const asPaths = (byClass) => Object.fromEntries(Object.entries(byClass).map(([cls, list]) => [cls, squares(list, cell)]));
+  return { n, size: n * cell, limit, cells, maskedCells, paths: asPaths(cells), maskedPaths: asPaths(maskedCells) };
 }
 
 /**

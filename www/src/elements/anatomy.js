@@ -4,42 +4,30 @@
 // parts (one block opened); a details panel for the selected part (what it does, its weight and
 // activation shapes at T, its parameters per block, in all and as a share of the model); the
 // breakdown bar and the headline figures. Every number comes from `count` in the wasm; this file
-// formats and draws. The diagram is one Tab stop (a listbox with a roving tabindex): the arrow
-// keys move between parts, Enter or Space selects, a click selects.
+// formats and draws. The diagram (anatomy-diagram.js) is one Tab stop (a listbox with a roving
+// tabindex): the arrow keys move between parts, Enter or Space selects, a click selects. The panel
+// is anatomy-details.js. With TinyGPT, a text field and the selected part's live tensor for that
+// text, from the shipped model (anatomy-live.js).
 
 import { TbElement, errorText, h } from './base.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { formatCompact, formatInteger } from '../format.js';
 import { formatFlops, formatShare } from '../format-anatomy.js';
-import {
-  arrowHead,
-  diagramItems,
-  keyboardOrder,
-  layoutAnatomy,
-  layoutMatrices,
-  nextIndex,
-  textWidth,
-  FONT_LABEL,
-  FONT_SMALL,
-} from '../charts/anatomy-layout.js';
+import { diagramItems, keyboardOrder, FONT_LABEL, FONT_SMALL } from '../charts/anatomy-layout.js';
 import { breakdownSegments, groupClass, renderBreakdownBar } from '../charts/breakdown.js';
-import { NO_PARAMETERS, describePart } from './anatomy-text.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
+import { AnatomyDiagram } from './anatomy-diagram.js';
+import { detailsNodes } from './anatomy-details.js';
+import { LIVE_CSS, anatomyLive } from './anatomy-live.js';
+import { heatmapSheet } from './heatmap-figure.js';
+import { ATTENTION_CSS } from './attention-view.js';
+import { tableCardsSheet } from './table-cards.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;
 const BATCH = 1;
 const DEFAULT_PART = 'attention';
-
-/** The activations a parameter-free part shows; every other part shows those whose `part` is its key. */
-const ACTIVATIONS_OF = {
-  attention_add: ['stream'],
-  feed_forward_add: ['stream'],
-  activation: ['feed_forward_hidden'],
-  logits: ['logits'],
-};
 
 const GROUPS = ['embeddings', 'attention', 'feed_forward', 'norms', 'output_head', 'router'];
 
@@ -92,83 +80,22 @@ ${GROUPS.map(
 .headline dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
 `;
 
-/** "768 × 3,072" */
-function shapeText(shape) {
-  return shape.map((n) => formatInteger(n)).join(' × ');
-}
-
-/** "scores" -> "Scores"; a name that starts with a one-letter symbol ("q, k, v …") stays as it is. */
-function capitalise(text) {
-  return /^\p{L}\p{L}/u.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
-}
-
-/** The activations the details panel lists for `key`. */
-function activationsFor(report, key) {
-  const keys = ACTIVATIONS_OF[key];
-  return keys ? report.activations.filter((a) => keys.includes(a.key)) : report.activations.filter((a) => a.part === key);
-}
-
-/** One or two lines for an activation; a T × T one also gets its per-head slice. */
-function activationLines(a) {
-  const name = capitalise(a.name);
-  const full = `${shapeText(a.shape)} (${a.shape_symbols.join(' × ')})`;
-  const sym = a.shape_symbols;
-  if (sym.length >= 2 && sym[sym.length - 1] === 'T' && sym[sym.length - 2] === 'T') {
-    return [`${name}, per head ${shapeText(a.shape.slice(-2))} (T × T)`, `${name}, all heads ${full}`];
-  }
-  return [`${name} ${full}`];
-}
-
-function weightLine(c) {
-  let text = `${c.name} ${shapeText(c.shape)} (${c.shape_symbols.join(' × ')})`;
-  if (c.tied) text += ': tied, the token table read transposed, no parameters of its own';
-  else if (c.copies > 1) text += `, ${formatInteger(c.copies)} copies, ${formatInteger(c.active_copies)} used per token`;
-  return text;
-}
-
-/** "all 12 blocks"; "both blocks"; "its one block". */
-function allBlocks(n) {
-  if (n === 1) return 'its one block';
-  if (n === 2) return 'both blocks';
-  return `all ${formatInteger(n)} blocks`;
-}
-
-function paramsSentence(report, key) {
-  const part = report.parts.find((p) => p.part === key);
-  if (!part) return NO_PARAMETERS;
-  if (part.params === 0) {
-    const table = report.parts.find((p) => p.part === 'token_table');
-    return table
-      ? `No parameters of its own: it reads the token table (${formatInteger(table.params)} parameters, counted there), transposed.`
-      : 'No parameters of its own.';
-  }
-  let text = part.per_block
-    ? `${formatInteger(part.params_each)} parameters per block, ${formatInteger(part.params)} across ${allBlocks(report.config.n_layers)}, ${formatShare(part.share)} of the model.`
-    : `${formatInteger(part.params)} parameters, ${formatShare(part.share)} of the model.`;
-  if (part.active !== part.params) {
-    text += ` Any one token uses ${formatInteger(part.active_each)} of them per block, ${formatInteger(part.active)} in all.`;
-  }
-  return text;
-}
-
-/** "W_Q" drawn as W with a subscript Q. */
-function matrixName(name, x, y) {
-  const m = /^W_(.+)$/.exec(name);
-  if (!m) return s('text', { x, y, class: 'small' }, name);
-  return s('text', { x, y, class: 'small' }, 'W', s('tspan', { dy: 3, class: 'sub' }, m[1]));
-}
-
 class TbAnatomy extends TbElement {
   static observedAttributes = ['model', 'config-src', 'seq-len'];
-  static styles = [sheet(CSS), modelSwitcherSheet];
+  static styles = [sheet(CSS), modelSwitcherSheet, heatmapSheet, sheet(ATTENTION_CSS), sheet(LIVE_CSS), tableCardsSheet];
 
   #lib = null;
   #model = DEFAULT_MODEL;
   #report = null;
-  #selected = DEFAULT_PART;
-  #focused = DEFAULT_PART;
   #parts = {}; // the output regions, filled by #refresh
+  #diagram = null;
+  #live = null; // TinyGPT's live tensors, when the model shown is TinyGPT
   #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
+
+  release() {
+    this.#live?.release();
+    this.#live = null;
+  }
 
   render(lib) {
     this.#lib = lib;
@@ -210,16 +137,34 @@ class TbAnatomy extends TbElement {
     const diagram = h('div', { class: 'diagram' });
     const details = h('div', { class: 'details', role: 'group', 'aria-live': 'polite', 'aria-label': 'Selected part' });
     const breakdown = h('div', { class: 'breakdown', role: 'group', 'aria-labelledby': `${this.uid}-breakdown-title` });
-    this.#parts = { seqControl, message, diagram, details, breakdown };
+    const live = h('div', { class: 'live-slot' });
+    this.#parts = { seqControl, message, diagram, details, breakdown, live };
+    const old = this.#diagram;
+    this.#diagram = new AnatomyDiagram({ uid: this.uid, container: diagram, onSelect: () => this.#renderDetails() });
+    this.#diagram.selected = old?.selected ?? DEFAULT_PART;
+    this.#diagram.focused = old?.focused ?? DEFAULT_PART;
 
     this.shadowRoot.replaceChildren(
       this.#choice.switcher(lib, model, (picked) => this.#setModel(picked)),
       seqControl,
       message,
       h('div', { class: 'panes' }, diagram, details),
+      live,
       breakdown,
     );
     this.#refresh();
+  }
+
+  /** TinyGPT's live tensors below the panes when the model shown is TinyGPT, else nothing. */
+  #showLive() {
+    const tiny = this.#report.config.name === 'tiny-gpt';
+    if (tiny && !this.#live) this.#live = anatomyLive({ uid: this.uid, lib: this.#lib });
+    if (!tiny) {
+      this.#live?.release();
+      this.#live = null;
+    }
+    this.#parts.live.replaceChildren(...(this.#live ? [this.#live.element] : []));
+    this.#live?.show(this.#diagram.selected);
   }
 
   /** The reader picked another model: keep T if the model accepts it, else clamp to its context. */
@@ -259,42 +204,14 @@ class TbAnatomy extends TbElement {
     if (!this.#retext()) this.#refresh();
   }
 
-  /** The diagram's texts that change with T, by their data-shape key. */
-  #shapeTexts() {
-    const act = (key) => this.#report.activations.find((a) => a.key === key);
-    const stream = act('stream');
-    const scores = act('scores');
-    const logits = this.#items.find((it) => it.key === 'logits');
-    return {
-      stream: stream ? `Residual stream, ${shapeText(stream.shape.slice(1))}` : 'Residual stream',
-      scores: scores ? shapeText(scores.shape.slice(-2)) : '',
-      logits: logits ? this.#boxNote(logits) : '',
-    };
-  }
-
   /** After T changed: the texts that show it, in place. False when the diagram must be redrawn. */
   #retext() {
-    const texts = this.#shapeTexts();
-    const marked = [...this.#parts.diagram.querySelectorAll('[data-shape]')];
-    const logits = this.#items.find((it) => it.key === 'logits');
-    // The logits note is drawn only when it fits its box; if that changes, redraw.
-    const fits = logits && this.#fits(logits, texts.logits);
-    if (Boolean(fits) !== marked.some((el) => el.dataset.shape === 'logits')) return false;
-    for (const el of marked) {
-      el.textContent = texts[el.dataset.shape];
-      nameFromTexts(el.closest('[role="option"]'));
-    }
+    if (!this.#diagram.retext(this.#report)) return false;
     this.#renderDetails();
     const flops = this.#parts.breakdown.querySelector('[data-figure="flops"]');
     if (!flops) return false;
     flops.replaceWith(this.#flopsFigure());
     return true;
-  }
-
-  /** Whether a box has room for its note at the right of its label (else the note is not drawn). */
-  #fits(item, note) {
-    const b = this.#layout?.boxes[item.key];
-    return Boolean(b) && textWidth(item.label) + textWidth(note, FONT_SMALL) + 28 <= b.w;
   }
 
   #flopsFigure() {
@@ -314,248 +231,23 @@ class TbAnatomy extends TbElement {
   }
 
   #refresh() {
+    const d = this.#diagram;
     const items = diagramItems(this.#report);
     const order = keyboardOrder(items);
-    if (!order.includes(this.#selected)) this.#selected = order.includes(DEFAULT_PART) ? DEFAULT_PART : order[0];
-    if (!order.includes(this.#focused)) this.#focused = this.#selected;
-    this.#items = items;
-    this.#parts.diagram.replaceChildren(...this.#diagram(items));
+    if (!order.includes(d.selected)) d.selected = order.includes(DEFAULT_PART) ? DEFAULT_PART : order[0];
+    if (!order.includes(d.focused)) d.focused = d.selected;
+    this.#parts.diagram.replaceChildren(...d.draw(this.#report, items));
     this.#renderDetails();
     this.#renderBreakdown();
+    this.#showLive();
   }
 
-  #items = [];
-  #layout = null; // the diagram's layout as last drawn (layoutAnatomy of #items)
-
-  // ---- the diagram ----
-
-  #diagram(items) {
-    const report = this.#report;
-    const { config } = report;
-    const layout = layoutAnatomy(items);
-    this.#layout = layout;
-    const descId = `${this.uid}-diagram-desc`;
-    const more = items.find((it) => it.key === 'more_blocks');
-    const summary = h(
-      'p',
-      { id: descId, class: 'visually-hidden' },
-      `${config.label}: token ids enter at the top, pass through ${formatInteger(config.n_layers)} ${config.n_layers === 1 ? 'block' : 'blocks'} hanging off the residual stream, and leave as logits. One block is drawn opened${more ? `; ${more.label}` : ''}. Arrow keys move between parts; Enter or Space selects one.`,
-    );
-
-    const deco = s('g', { 'aria-hidden': 'true' });
-    if (layout.block) {
-      const b = layout.block;
-      deco.append(
-        s('rect', { class: 'frame', x: b.x, y: b.y, width: b.w, height: b.h, rx: 8 }),
-        s('text', { x: b.x + 10, y: b.titleY, class: 'small muted-text' }, `Block 1 of ${formatInteger(config.n_layers)}`),
-      );
-    }
-    for (const link of layout.links) {
-      deco.append(s('polyline', { class: 'link', points: link.points.map((p) => p.join(',')).join(' ') }));
-      if (link.arrow) {
-        const n = link.points.length;
-        deco.append(s('polygon', { class: 'arrow', points: arrowHead(link.points[n - 2], link.points[n - 1]).map((p) => p.join(',')).join(' ') }));
-      }
-    }
-    for (const note of layout.notes) {
-      if (note.framed) {
-        deco.append(
-          s('rect', { class: 'frame dashed', x: note.x, y: note.y, width: note.w, height: note.h, rx: 6 }),
-          s('text', { x: note.x + 10, y: note.y + 20, class: 'small muted-text' }, ...wrapWords(note.label, note.w - 20, note.x + 10)),
-        );
-      } else {
-        deco.append(
-          s('path', { class: 'frame dashed', d: `M${note.x} ${note.y + 2} h${note.w} M${note.x + 6} ${note.y + 6} h${note.w - 12}` }),
-          s('text', { x: note.x + 10, y: note.y + 19, class: 'small muted-text' }, note.label),
-        );
-      }
-    }
-
-    const options = items.filter((it) => it.selectable).map((it) => this.#option(it, layout));
-    const svg = s(
-      'svg',
-      {
-        class: 'anatomy',
-        role: 'listbox',
-        'aria-label': `Parts of ${config.label}`,
-        'aria-describedby': descId,
-        viewBox: `0 0 ${layout.width} ${layout.height}`,
-        width: layout.width,
-        height: layout.height,
-      },
-      deco,
-      options,
-    );
-    svg.addEventListener('click', (event) => {
-      const el = event.target.closest('[data-key]');
-      if (!el) return;
-      this.#focus(el.dataset.key);
-      this.#select(el.dataset.key);
-    });
-    svg.addEventListener('keydown', (event) => this.#onKey(event));
-    return [summary, svg];
-  }
-
-  /** One part of the diagram, named by every text it shows, in order (what a reader sees is what a screen reader says). */
-  #option(item, layout) {
-    const g = this.#optionDrawing(item, layout);
-    nameFromTexts(g);
-    return g;
-  }
-
-  #optionDrawing(item, layout) {
-    const report = this.#report;
-    const selected = item.key === this.#selected;
-    const free = !item.part;
-    const g = s('g', {
-      class: `part ${free ? 'free' : groupClass(item.group)}`,
-      role: 'option',
-      'aria-label': item.label,
-      'data-label': item.label,
-      'aria-selected': String(selected),
-      tabindex: item.key === this.#focused ? 0 : -1,
-      'data-key': item.key,
-    });
-
-    if (item.kind === 'line') {
-      const { x, y1, y2 } = layout.stream;
-      const midY = (y1 + y2) / 2;
-      g.append(
-        s('rect', { class: 'hit', x: x - 10, y: y1, width: 20, height: y2 - y1 }),
-        s('rect', { class: 'ring', x: x - 12, y: y1 - 2, width: 24, height: y2 - y1 + 4, rx: 6 }),
-        s('line', { class: 'stream-line', x1: x, y1, x2: x, y2 }),
-        s(
-          'text',
-          { x: x - 13, y: midY, class: 'small label', 'text-anchor': 'middle', transform: `rotate(-90 ${x - 13} ${midY})`, 'data-shape': 'stream' },
-          this.#shapeTexts().stream,
-        ),
-      );
-      return g;
-    }
-
-    if (item.kind === 'add') {
-      const { cx, cy, r } = layout.adds[item.key];
-      g.append(
-        s('circle', { class: 'hit', cx, cy, r: r + 4 }),
-        s('circle', { class: 'ring', cx, cy, r: r + 5 }),
-        s('circle', { class: 'add-circle', cx, cy, r }),
-        s('path', { class: 'plus', d: `M${cx - 5} ${cy} h10 M${cx} ${cy - 5} v10` }),
-      );
-      return g;
-    }
-
-    const b = layout.boxes[item.key];
-    g.append(
-      s('rect', { class: 'ring', x: b.x - 4, y: b.y - 4, width: b.w + 8, height: b.h + 8, rx: 9 }),
-      s('rect', { class: `box ${free ? '' : groupClass(item.group)}`, x: b.x, y: b.y, width: b.w, height: b.h, rx: 6 }),
-    );
-
-    if (item.kind === 'child') {
-      if (item.key === 'scores') {
-        const scores = report.activations.find((a) => a.key === 'scores');
-        g.append(
-          s('text', { x: b.x + 8, y: b.y + 14 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, ' per head')),
-        );
-        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text', 'data-shape': 'scores' }, this.#shapeTexts().scores));
-      } else {
-        g.append(s('text', { x: b.x + 8, y: b.y + 14, class: 'label' }, item.text));
-        g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, 'no parameters'));
-      }
-      return g;
-    }
-
-    g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
-    // The note, or its shorter form ("1.54K" for "1.54K per block") where the box is too narrow.
-    const right = [this.#boxNote(item), this.#shortNote(item)].find((note) => note && this.#fits(item, note));
-    if (right) {
-      const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
-      g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
-    }
-    for (const chip of layoutMatrices(item.matrices ?? [], b)) {
-      g.append(
-        s('rect', { class: `chip${chip.tied ? ' tied' : ''}`, x: chip.x, y: chip.y, width: chip.w, height: chip.h }),
-        matrixName(chip.name, chip.labelX, chip.labelY),
-      );
-    }
-    return g;
-  }
-
-  /** The short text at the right of a box: its size, or what it is. */
-  #boxNote(item) {
-    const { config } = this.#report;
-    const part = item.part;
-    if (item.key === 'logits') {
-      const logits = this.#report.activations.find((a) => a.key === 'logits');
-      return logits ? `${shapeText(logits.shape.slice(1))}, no parameters` : 'no parameters';
-    }
-    if (!part) return null;
-    if (part.part === 'feed_forward' && config.moe) return `${config.moe.n_experts} experts, ${config.moe.experts_per_token} per token`;
-    if (part.params === 0) return 'tied: the token table';
-    return part.per_block ? `${formatCompact(part.params_each)} per block` : formatCompact(part.params);
-  }
-
-  /** A per-block part's note without "per block" (the block's frame says it); null for the rest. */
-  #shortNote(item) {
-    const part = item.part;
-    return part?.per_block && part.params > 0 && !(part.part === 'feed_forward' && this.#report.config.moe) ? formatCompact(part.params_each) : null;
-  }
-
-  #optionElements() {
-    return [...this.#parts.diagram.querySelectorAll('[role="option"]')];
-  }
-
-  #focus(key) {
-    this.#focused = key;
-    for (const el of this.#optionElements()) {
-      const mine = el.dataset.key === key;
-      el.setAttribute('tabindex', mine ? '0' : '-1');
-      if (mine) el.focus();
-    }
-  }
-
-  #select(key) {
-    this.#selected = key;
-    for (const el of this.#optionElements()) el.setAttribute('aria-selected', String(el.dataset.key === key));
-    this.#renderDetails();
-  }
-
-  #onKey(event) {
-    const el = event.target.closest?.('[data-key]');
-    if (!el) return;
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      this.#select(el.dataset.key);
-      return;
-    }
-    const order = keyboardOrder(this.#items);
-    const next = nextIndex(order.length, order.indexOf(el.dataset.key), event.key);
-    if (next === null) return;
-    event.preventDefault();
-    this.#focus(order[next]);
-  }
-
-  // ---- the details panel ----
-
+  /** The panel for the selected part, and its live tensor. */
   #renderDetails() {
-    const report = this.#report;
-    const key = this.#selected;
-    const item = this.#items.find((it) => it.key === key);
-    const out = [h('h3', {}, item ? item.label : key)];
-    for (const text of describePart(key, report.config)) out.push(h('p', {}, text));
-
-    const weights = report.components.filter((c) => c.part === key);
-    if (weights.length) {
-      out.push(h('h4', {}, 'Weights'), h('ul', { class: 'shapes' }, weights.map((c) => h('li', {}, weightLine(c)))));
-    }
-    const acts = activationsFor(report, key);
-    if (acts.length) {
-      out.push(
-        h('h4', {}, `Activations at T = ${formatInteger(report.seq_len)}`),
-        h('ul', { class: 'shapes' }, acts.flatMap(activationLines).map((t) => h('li', {}, t))),
-      );
-    }
-    out.push(h('p', { class: 'params' }, paramsSentence(report, key)));
-    this.#parts.details.replaceChildren(...out);
+    const d = this.#diagram;
+    const key = d.selected;
+    this.#parts.details.replaceChildren(...detailsNodes(this.#report, key, d.items.find((it) => it.key === key)));
+    this.#live?.show(key);
   }
 
   // ---- the breakdown bar and the headline figures ----
@@ -595,37 +287,6 @@ class TbAnatomy extends TbElement {
       headline,
     );
   }
-}
-
-/**
- * Names a diagram part by its label and every text it draws ("Attention 2.36M per block WQ WK …";
- * "SwiGLU activation: SwiGLU no parameters"), so what a reader sees is what a screen reader says.
- */
-function nameFromTexts(g) {
-  if (!g) return;
-  const texts = [...g.querySelectorAll('text')];
-  // A space after each text (SVG draws none), so the texts read as separate words, as in the name.
-  for (const t of texts) if (t.nextSibling?.nodeType !== Node.TEXT_NODE) t.after(' ');
-  const shown = texts.map((t) => t.textContent.trim()).filter(Boolean).join(' ');
-  if (!shown) return;
-  const label = g.dataset.label;
-  g.setAttribute('aria-label', shown.startsWith(label) ? shown : `${label}: ${shown}`);
-}
-
-/** Words in <tspan> lines no wider than `width` (rough), for a note in a box. */
-function wrapWords(text, width, x) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next, FONT_SMALL) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  // a space after each line but the last, so the text reads as words to assistive technology and tests
-  return lines.map((l, i) => s('tspan', { x, dy: i === 0 ? 0 : 13 }, i < lines.length - 1 ? `${l} ` : l));
 }
 
 customElements.get('tb-anatomy') || customElements.define('tb-anatomy', TbAnatomy);

@@ -13,9 +13,9 @@
 //   view.update(result)     // CharModel.attention(text)'s result; keeps the query and head chosen
 
 import { h } from './base.js';
-import { s } from '../charts/svg.js';
-import { LEVELS, levelClass } from '../charts/heatmap.js';
+import { LEVELS, levelClass, paletteCss } from '../charts/heatmap.js';
 import { attentionMapLayout, scoreMapLayout, strongestKeys, weightLevel } from '../charts/attention-map.js';
+import { mapCanvas, stripCanvas } from '../charts/map-canvas.js';
 import { formatDecimal, formatFixed, formatInteger } from '../format.js';
 import { showChar } from './heatmap-figure.js';
 import { weightTables } from './attention-tables.js';
@@ -23,6 +23,48 @@ import { weightTables } from './attention-tables.js';
 /** A map cell's size in px (its labels are 11 px); the scores panel's, larger. */
 export const CELL = 12;
 const FOCUS_CELL = 16;
+
+/** The maps' styles; their colours are set on a container of class attention-maps. */
+export const ATTENTION_CSS = `
+.attention-maps {
+  --_positive: var(--tb-attention-weight, var(--_attention));
+  --_heat-zero: var(--_bg);
+}
+/* Scores are signed: the heatmaps' diverging colours. */
+.scores-scope { --_negative: var(--tb-negative, var(--_attention)); --_positive: var(--tb-positive, var(--_feed-forward)); }
+.controls input[type="text"] { flex: 1 1 12rem; min-width: 0; font-family: var(--_mono); }
+.model-note, .legend, .query-note { font-size: 0.9rem; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; align-items: center; color: var(--_muted); }
+.ramp { display: inline-flex; border: 1px solid var(--_rule); }
+.ramp span { display: inline-block; width: 0.9rem; height: 0.9rem; }
+.block { margin-top: 0.75rem; }
+.maps { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; }
+figure { margin: 0; }
+.head-button { min-height: 1.75rem; padding: 0 0.5rem; font-size: 0.9rem; }
+.head-button[aria-pressed="true"] { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); font-weight: 600; }
+.map-box { margin-top: 0.25rem; }
+.map-box canvas { display: block; touch-action: none; }
+.map-box canvas:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+.map-fg { color: var(--_fg); }
+.map-muted { color: var(--_muted); }
+.map-rule { color: var(--_rule); }
+.strips { margin: 0.25rem 0 0; }
+.strip { display: flex; flex-wrap: wrap; align-items: center; gap: 0 0.5rem; margin: 0.1rem 0; }
+.strip-label { flex: none; width: 4.2rem; font-size: 0.85rem; color: var(--_muted); }
+.strip-box { display: inline-block; line-height: 0; }
+.map-fg, .map-muted, .map-rule { font-family: var(--_mono); }
+.focus { margin-top: 1rem; padding-top: 0.5rem; border-top: 1px solid var(--_rule); }
+.focus-maps { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; }
+.focus figcaption { font-size: 0.9rem; }
+.tables { margin-top: 0.4rem; }
+.tables summary { cursor: pointer; color: var(--_accent); }
+.tables table { margin-top: 0.5rem; font-size: 0.85rem; }
+.tables caption { text-align: left; font-weight: 600; }
+.tables th, .tables td { padding: 0.1rem 0.3rem; white-space: nowrap; }
+.stale { color: var(--_muted); font-style: italic; }
+${paletteCss()}
+`;
+
 
 /** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
 function keepCount(parent, n, make) {
@@ -35,54 +77,48 @@ function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-/** The paths of `paths` ({ class: d }) as the children of `g`. */
-function drawPaths(g, paths, extra = '') {
-  g.replaceChildren(...Object.entries(paths).map(([cls, d]) => s('path', { class: `${cls}${extra}`, d })));
-}
+/** Room for the characters along the top and down the side of a map, in px. */
+const GUTTER = { left: 16, top: 14 };
 
-/** A weight map's frame: column labels above, row labels beside, the SVG; updated in place. */
-function mapFrame(cell, svgAttrs) {
-  const cols = h('div', { class: 'cols', 'aria-hidden': 'true' });
-  const rows = h('div', { class: 'rows', 'aria-hidden': 'true' });
-  const cells = s('g', {});
-  const masked = s('path', { class: 'masked' });
-  const query = s('rect', { class: 'query-row', x: 0, height: cell });
-  const frame = s('rect', { class: 'frame', x: 0, y: 0 });
-  const svg = s('svg', svgAttrs, cells, masked, query, frame);
-  const box = h('div', { class: 'map-box' }, cols, h('div', { class: 'map-row' }, rows, svg));
-  const update = (labels, layoutSize) => {
-    for (const [parent, axis] of [
-      [cols, 'col'],
-      [rows, 'row'],
-    ]) {
-      keepCount(parent, labels.length, () => h('span', { class: axis }));
-      labels.forEach((text, i) => setText(parent.children[i], text));
-    }
-    for (const [k, v] of [
-      ['viewBox', `0 0 ${layoutSize} ${layoutSize}`],
-      ['width', layoutSize],
-      ['height', layoutSize],
-    ]) {
-      svg.setAttribute(k, v);
-    }
-    frame.setAttribute('width', layoutSize);
-    frame.setAttribute('height', layoutSize);
-    query.setAttribute('width', layoutSize);
+/**
+ * A map's canvas with its characters, updated in place; sized for the model's whole context
+ * whatever the text's length, so typing never changes the widget's size, and the canvas redraws
+ * without a layout.
+ */
+function mapFrame(cell, attrs, scope = '') {
+  const map = mapCanvas(attrs, LEVELS);
+  const box = h('div', { class: `map-box ${scope}` }, map.canvas);
+  let spec = null;
+  return {
+    box,
+    canvas: map.canvas,
+    /** New characters and cells (`layout`: attentionMapLayout's or scoreMapLayout's); `row` the query. */
+    update(texts, layout, context, row, extra = {}) {
+      spec = { texts, context, cell, gutter: GUTTER, cells: layout.cells, row, ...extra };
+      map.draw(spec);
+    },
+    /** Mark another row (the query moved). */
+    mark(row) {
+      if (spec && spec.row !== row) map.draw((spec = { ...spec, row }));
+    },
   };
-  return { box, svg, cells, masked, query, update };
 }
 
 /** One head's map, its slider semantics and its row of text. */
 function headMap(block, head, view) {
   const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false' }, `Head ${head}`);
   const map = mapFrame(CELL, { class: 'weights', role: 'slider', tabindex: 0, 'aria-valuemin': 1 });
+  const el = map.canvas;
   const figure = h('figure', { class: 'head-map', dataset: { block, head } }, h('figcaption', {}, button), map.box);
-  const strip = h('span', { class: 'chars' });
-  const stripLine = h('p', { class: 'strip', dataset: { block, head } }, h('span', { class: 'strip-label' }, `Head ${head}`), strip);
+  const strip = stripCanvas({ class: 'key-chars', 'aria-hidden': 'true' }, LEVELS);
+  // The weights themselves are in the map's value text and the tables; the strip is their picture.
+  const stripLine = h('p', { class: 'strip', dataset: { block, head }, 'aria-hidden': 'true' }, h('span', { class: 'strip-label' }, `Head ${head}`), h('span', { class: 'strip-box' }, strip.canvas));
   let rows = [];
+  let texts = [];
+  let context = 16;
 
   button.addEventListener('click', () => view.choose(block, head));
-  map.svg.addEventListener('keydown', (e) => {
+  el.addEventListener('keydown', (e) => {
     const n = rows.length;
     const t = view.query;
     const moves = { ArrowUp: t - 1, ArrowLeft: t - 1, ArrowDown: t + 1, ArrowRight: t + 1, Home: 0, End: n - 1, PageUp: t - 5, PageDown: t + 5 };
@@ -96,11 +132,11 @@ function headMap(block, head, view) {
     e.preventDefault();
   });
   const rowAt = (e) => {
-    const box = map.svg.getBoundingClientRect();
-    return Math.max(0, Math.min(rows.length - 1, Math.floor(((e.clientY - box.top) / box.height) * rows.length)));
+    const box = el.getBoundingClientRect();
+    return Math.max(0, Math.min(rows.length - 1, Math.floor((e.clientY - box.top - GUTTER.top) / CELL)));
   };
-  map.svg.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && rows.length && view.setQuery(rowAt(e)));
-  map.svg.addEventListener('pointerdown', (e) => {
+  el.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && rows.length && view.setQuery(rowAt(e)));
+  el.addEventListener('pointerdown', (e) => {
     if (!rows.length) return;
     view.setQuery(rowAt(e));
     view.choose(block, head);
@@ -115,30 +151,23 @@ function headMap(block, head, view) {
       const layout = attentionMapLayout({ n, weights: r.weights.data, offset: (block * r.heads + head) * n * n, cell: CELL });
       rows = layout.rows;
       const labels = r.symbols.map(showChar);
-      map.update(labels, layout.size);
-      drawPaths(map.cells, layout.paths);
-      map.masked.setAttribute('d', layout.masked);
-      map.svg.setAttribute('aria-valuemax', n);
-      keepCount(strip, n, () => h('span', { class: 'char' }));
-      labels.forEach((c, k) => setText(strip.children[k], c));
+      map.update(labels, layout, r.context, view.query, { masked: layout.masked });
+      el.setAttribute('aria-valuemax', n);
+      texts = labels;
+      context = r.context;
       this.showQuery(r);
     },
     /** Mark the chosen query: its row on the map, its weights over the text. */
     showQuery(r) {
       const t = view.query;
       const row = rows[t] ?? [];
-      map.query.setAttribute('y', t * CELL);
+      map.mark(t);
       const best = strongestKeys(row).slice(0, 3);
       const say = best.map(({ key, weight }) => `"${showChar(r.symbols[key])}" (position ${key + 1}) ${formatFixed(weight, 3)}`).join(', ');
-      map.svg.setAttribute('aria-valuenow', t + 1);
-      map.svg.setAttribute('aria-valuetext', `query ${t + 1} of ${rows.length}, "${showChar(r.symbols[t])}": most weight on ${say}`);
-      map.svg.setAttribute('aria-label', `Block ${block}, head ${head}: attention weights; choose the query position`);
-      [...strip.children].forEach((span, k) => {
-        const visible = k <= t;
-        span.className = `char ${visible ? levelClass(weightLevel(row[k], LEVELS)) : 'future'}${k === t ? ' query' : ''}`;
-        span.title = visible ? formatFixed(row[k], 3) : 'after the query: not visible to it';
-      });
-      stripLine.setAttribute('aria-label', `Head ${head}: ${row.map((w, k) => `${showChar(r.symbols[k])} ${formatFixed(w, 3)}`).join(', ')}`);
+      el.setAttribute('aria-valuenow', t + 1);
+      el.setAttribute('aria-valuetext', `query ${t + 1} of ${rows.length}, "${showChar(r.symbols[t])}": most weight on ${say}`);
+      el.setAttribute('aria-label', `Block ${block}, head ${head}: attention weights; choose the query position`);
+      strip.draw({ texts, context, cell: CELL, gutter: GUTTER, bars: texts.map((_, k) => (k <= t ? levelClass(weightLevel(row[k], LEVELS)) : null)), marked: t });
     },
     setChosen(on) {
       button.setAttribute('aria-pressed', String(on));
@@ -180,10 +209,8 @@ function blockSection(block, heads, view) {
 /** The chosen head's scores before the softmax, beside its weights. */
 function focusPanel() {
   const title = h('h4', {});
-  const scores = mapFrame(FOCUS_CELL, { class: 'scores', role: 'img' });
+  const scores = mapFrame(FOCUS_CELL, { class: 'scores', role: 'img' }, 'scores-scope');
   const weights = mapFrame(FOCUS_CELL, { class: 'weights', role: 'img' });
-  const scoreMasked = s('g', { class: 'masked-scores' });
-  scores.svg.insertBefore(scoreMasked, scores.masked);
   const sentence = h('p', {});
   const section = h(
     'section',
@@ -204,20 +231,14 @@ function focusPanel() {
       const offset = (block * r.heads + head) * n * n;
       const labels = r.symbols.map(showChar);
       const sl = scoreMapLayout({ n, scores: r.scores.data, offset, cell: FOCUS_CELL });
-      scores.update(labels, sl.size);
-      drawPaths(scores.cells, sl.paths);
-      drawPaths(scoreMasked, sl.maskedPaths, ' dimmed');
       const wl = attentionMapLayout({ n, weights: r.weights.data, offset, cell: FOCUS_CELL });
-      scores.masked.setAttribute('d', wl.masked);
-      weights.update(labels, wl.size);
-      drawPaths(weights.cells, wl.paths);
-      weights.masked.setAttribute('d', wl.masked);
-      for (const m of [scores, weights]) m.query.setAttribute('y', t * FOCUS_CELL);
+      scores.update(labels, sl, r.context, t, { dimmed: sl.maskedCells, masked: wl.masked });
+      weights.update(labels, wl, r.context, t, { masked: wl.masked });
       const row = r.scores.data.subarray(offset + t * n, offset + t * n + t + 1);
       const best = strongestKeys(wl.rows[t])[0];
       setText(title, `Block ${block}, head ${head}`);
-      scores.svg.setAttribute('aria-label', `Block ${block}, head ${head}: scores from ${formatDecimal(Math.min(...row), 2)} to ${formatDecimal(Math.max(...row), 2)} for the query at position ${t + 1}`);
-      weights.svg.setAttribute('aria-label', `Block ${block}, head ${head}: weights`);
+      scores.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: scores from ${formatDecimal(Math.min(...row), 2)} to ${formatDecimal(Math.max(...row), 2)} for the query at position ${t + 1}`);
+      weights.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: weights`);
       setText(
         sentence,
         `The query at position ${t + 1}, "${labels[t]}", scores its ${formatInteger(t + 1)} visible key${t ? 's' : ''} from ${formatDecimal(Math.min(...row), 2)} to ${formatDecimal(Math.max(...row), 2)}; the scores of later keys (dimmed) are set aside by the mask. The softmax turns them into weights that add up to 1: the most, ${formatFixed(best.weight, 3)}, on "${labels[best.key]}" at position ${best.key + 1}.`,

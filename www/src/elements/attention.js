@@ -17,7 +17,7 @@
 
 import { TbElement, h, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { LEVELS, levelClass, paletteCss } from '../charts/heatmap.js';
+import { LEVELS } from '../charts/heatmap.js';
 import { clipText, parseWhole } from '../attributes.js';
 import { MODEL_LABELS, makeModel } from '../train/models.js';
 import { latestTrained } from '../train/trained.js';
@@ -25,75 +25,14 @@ import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
 import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
-import { CELL, attentionView } from './attention-view.js';
+import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { rampLegend, showChar } from './heatmap-figure.js';
 import { formatInteger } from '../format.js';
 
 const DEFAULT_TEXT = 'the residual';
 const MODELS = ['shipped', 'six-blocks', 'untrained'];
 
-const CSS = `
-:host {
-  --_positive: var(--tb-attention-weight, var(--_attention));
-  --_heat-zero: var(--_bg);
-}
-/* Scores are signed: the heatmaps' diverging colours. */
-svg.scores { --_negative: var(--tb-negative, var(--_attention)); --_positive: var(--tb-positive, var(--_feed-forward)); }
-.controls input[type="text"] { flex: 1 1 12rem; min-width: 0; font-family: var(--_mono); }
-.model-note, .legend, .query-note { font-size: 0.9rem; }
-.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; align-items: center; color: var(--_muted); }
-.ramp { display: inline-flex; border: 1px solid var(--_rule); }
-.ramp span { display: inline-block; width: 0.9rem; height: 0.9rem; }
-.block { margin-top: 0.75rem; }
-.maps { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; }
-figure { margin: 0; }
-.head-button { min-height: 1.75rem; padding: 0 0.5rem; font-size: 0.9rem; }
-.head-button[aria-pressed="true"] { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); font-weight: 600; }
-.map-box { margin-top: 0.25rem; font-family: var(--_mono); font-size: 11px; line-height: ${CELL}px; color: var(--_muted); }
-.map-box .cols { display: flex; margin-left: 1.4rem; height: ${CELL}px; }
-.map-box .cols span { flex: none; width: ${CELL}px; text-align: center; overflow: hidden; }
-.focus .map-box .cols span { width: 16px; }
-.map-row { display: flex; align-items: flex-start; }
-.map-box .rows { flex: none; display: grid; grid-auto-rows: ${CELL}px; width: 1.4rem; padding-right: 3px; text-align: end; }
-.focus .map-box .rows { grid-auto-rows: 16px; line-height: 16px; }
-.map-box svg { flex: none; max-width: none; overflow: visible; touch-action: none; }
-.map-box svg:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
-.frame { fill: none; stroke: var(--_rule); stroke-width: 1; }
-.masked { fill: none; stroke: var(--_muted); stroke-width: 1; stroke-dasharray: 2 2; }
-.query-row { fill: none; stroke: var(--_fg); stroke-width: 1.5; }
-.dimmed { opacity: 0.3; }
-.strips { margin: 0.25rem 0 0; }
-.strip { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 0.5rem; margin: 0.1rem 0; }
-.strip-label { flex: none; width: 4.2rem; font-size: 0.85rem; color: var(--_muted); }
-.chars { display: inline-flex; flex-wrap: wrap; font-family: var(--_mono); }
-.char { display: inline-flex; flex-direction: column; align-items: center; min-width: 0.8rem; padding: 0 1px; border-bottom: 4px solid var(--_heat-zero); }
-.char.future { color: var(--_muted); border-bottom-color: transparent; }
-.char.query { outline: 1px solid var(--_fg); outline-offset: -1px; }
-${levelBorders()}
-.focus { margin-top: 1rem; padding-top: 0.5rem; border-top: 1px solid var(--_rule); }
-.focus-maps { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; }
-.focus figcaption { font-size: 0.9rem; }
-.tables { margin-top: 0.4rem; }
-.tables summary { cursor: pointer; color: var(--_accent); }
-.tables table { margin-top: 0.5rem; font-size: 0.85rem; }
-.tables caption { text-align: left; font-weight: 600; }
-.tables th, .tables td { padding: 0.1rem 0.3rem; white-space: nowrap; }
-.stale { color: var(--_muted); font-style: italic; }
-${paletteCss()}
-`;
-
-/** Each weight shade as the bar under a character of the text strips. */
-function levelBorders() {
-  const rules = [];
-  for (let level = 1; level <= LEVELS; level++) {
-    const share = Math.round((level / LEVELS) * 100);
-    const c = share >= 100 ? 'var(--_positive)' : `color-mix(in srgb, var(--_positive) ${share}%, var(--_heat-zero))`;
-    rules.push(`.char.${levelClass(level)} { border-bottom-color: ${c}; background: none; }`);
-  }
-  return rules.join('\n');
-}
-
-const attentionSheet = sheet(CSS);
+const attentionSheet = sheet(ATTENTION_CSS);
 
 class TbAttention extends TbElement {
   static observedAttributes = ['text', 'model', 'seed', 'weights-src'];
@@ -144,7 +83,7 @@ class TbAttention extends TbElement {
     const unknown = h('p', { class: 'muted unknown', role: 'status' });
     const summary = h('p', { class: 'result' });
     const view = attentionView();
-    const output = h('div', { class: 'output' }, summary, legend(), ...view.nodes);
+    const output = h('div', { class: 'output attention-maps' }, summary, legend(), ...view.nodes);
     let shown = null; // the text the maps show
 
     const load = () => {

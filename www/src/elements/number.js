@@ -6,7 +6,8 @@
 //   <tb-number source="example:layernorm" value="output.0" format="decimal"></tb-number>   -1.342
 //
 // Attributes: model (default gpt2-small), seq-len (default 8), batch (default 1), source (count, the
-// default; defaults; training-run; training-data; shipped-model; example:residual|layernorm|gelu|feed-forward|tiny-gpt|tied-output|
+// default; defaults; training-run; training-data; shipped-model; shipped-model-six; heads; heads-six;
+// heads-untrained; example:residual|layernorm|gelu|feed-forward|tiny-gpt|tied-output|
 // masks|param-count|moe-routing|moe-sizes|balance|flops), args (a JSON list replacing the example's
 // default arguments), value (a dotted path into the result), format (integer|compact|percent|si|
 // si-G|…|scientific|bytes|decimal|vector|shape|text), digits (decimal places, or significant digits

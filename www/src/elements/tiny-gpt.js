@@ -7,8 +7,12 @@
 // TinyGPT as initialised from that seed, before any training; or, once a reader has trained one
 // with <tb-train> on the same page, "the model I trained".
 //
+// Below, the sampler (sampling-view.js): temperature, top-k and top-p, the next character's
+// distribution before and after them, and "Write on" with them.
+//
 // Attributes: text (default "the residual"), seed (a whole number: start from the untrained
-// model of that seed).
+// model of that seed), temperature (default 0.8), top-k (default: every character), top-p (default 1):
+// the sampler's starting settings, which the library checks.
 
 import { TbElement, h, resultRegion, errorText } from './base.js';
 import { heatmapFigure, heatmapLegend, heatmapSheet, shape, showChar } from './heatmap-figure.js';
@@ -18,13 +22,17 @@ import { makeModel } from '../train/models.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
+import { SAMPLING_CSS, samplingView } from './sampling-view.js';
+import { sheet } from './theme.js';
+
+const samplingSheet = sheet(SAMPLING_CSS);
 import { clipText, parseWhole } from '../attributes.js';
 
 const DEFAULT_TEXT = 'the residual';
 
 class TbTinyGpt extends TbElement {
-  static observedAttributes = ['text', 'seed', 'weights-src'];
-  static styles = [heatmapSheet, checkpointSheet];
+  static observedAttributes = ['text', 'seed', 'weights-src', 'temperature', 'top-k', 'top-p'];
+  static styles = [heatmapSheet, checkpointSheet, samplingSheet];
 
   #model = null;
   #off = null;
@@ -35,6 +43,20 @@ class TbTinyGpt extends TbElement {
     this.#off = null;
     this.#model?.free();
     this.#model = null;
+  }
+
+  /** The sampler's starting settings from the attributes: a value that is not a number is named. */
+  #samplerAttrs() {
+    const number = (name, fallback) => {
+      const text = this.attr(name, null);
+      if (text === null) return fallback;
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) {
+        this.warn(`${name} "${clipText(text)}" is not a number; using ${fallback ?? 'every character'}`);
+        return fallback;
+      }
+      return Number(text);
+    };
+    return { temperature: number('temperature', 0.8), topK: number('top-k', null), topP: number('top-p', null) };
   }
 
   render(lib) {
@@ -55,8 +77,7 @@ class TbTinyGpt extends TbElement {
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
-    const writeButton = h('button', { type: 'button' }, 'Write on');
-    const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
+    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), model: () => this.#model, text: () => input.value });
 
     const load = () => {
       this.#model?.free();
@@ -69,12 +90,13 @@ class TbTinyGpt extends TbElement {
       }
       const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
       note.textContent = modelNote(this.#model.info(), latestTrained(), from, select.value);
-      written.hidden = true;
       return true;
     };
     const run = () => {
       if (!this.#model) return;
-      region.show(() => this.#model.read(input.value, 3), readingResult);
+      // A text the model cannot read is said once, by the reading; the sampler waits for a good one.
+      if (region.show(() => this.#model.read(input.value, 3), readingResult)) sampling.refresh();
+      else sampling.hide();
     };
     this.#off?.();
     const { control, select, off } = modelSwitcher(
@@ -94,15 +116,6 @@ class TbTinyGpt extends TbElement {
     );
     this.#off = off;
     input.addEventListener('input', run);
-    writeButton.addEventListener('click', () => {
-      if (!this.#model) return;
-      try {
-        written.textContent = input.value + this.#model.sample(input.value, 80, 0.8, 1);
-        written.hidden = false;
-      } catch (err) {
-        region.fail(errorText(err));
-      }
-    });
     if (load()) run();
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'TinyGPT, reading'),
@@ -110,8 +123,7 @@ class TbTinyGpt extends TbElement {
       note,
       region.error,
       region.output,
-      h('div', { class: 'write' }, writeButton, h('span', { class: 'muted' }, '80 more characters, drawn at temperature 0.8')),
-      written,
+      sampling.element,
     );
   }
 }

@@ -1,0 +1,150 @@
+// The sampler in <tb-tiny-gpt>: temperature, top-k and top-p, the next character's distribution
+// after the reader's text before and after them (the kept characters marked), and "Write on" with
+// them. The distribution and the writing are the library's (CharModel.next_distribution and
+// CharModel.sample, the sampler `tblock sample` uses); this draws them.
+//
+//   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, model: () => m, text: () => t });
+//   sampling.element      // place it
+//   sampling.refresh()    // after the text or the model changed
+
+import { h, errorText } from './base.js';
+import { formatInteger, formatPercent } from '../format.js';
+import { showChar } from './heatmap-figure.js';
+import { clipText } from '../attributes.js';
+
+/** Characters listed, the likeliest first. */
+const SHOWN = 10;
+const LENGTH = 80;
+const SEED = 1;
+
+export const SAMPLING_CSS = `
+.sampling { margin-top: 1rem; padding-top: 0.5rem; border-top: 1px solid var(--_rule); }
+.sampling .controls input[type="number"] { width: 5.5rem; }
+.sampling table { margin: 0.25rem 0; font-size: 0.9rem; max-width: 32rem; }
+.sampling th, .sampling td { padding: 0.1rem 0.4rem; }
+.sampling td.bar { width: 40%; }
+.sampling .bar span { display: inline-block; height: 0.7rem; margin-right: 0.35rem; vertical-align: -0.05rem; background: var(--_accent); }
+.sampling .before span { background: var(--_muted); }
+.sampling tr.dropped td, .sampling tr.dropped th { color: var(--_muted); }
+.sampling tr.dropped .after span { display: none; }
+.sampling caption { text-align: left; font-weight: 600; }
+`;
+
+/** A number field's value for the library: a number, NaN for text that is none, null when blank. */
+function numberOf(input) {
+  const text = input.value.trim();
+  if (text === '' && !input.validity?.badInput) return null;
+  return Number(text);
+}
+
+/** A cell with a bar as long as `share` and its percentage. */
+function barCell(cls, share) {
+  const bar = h('span', { 'aria-hidden': 'true' });
+  bar.style.width = `${Math.max(0, Math.min(1, share)) * 8}rem`;
+  return h('td', { class: `bar ${cls}` }, bar, formatPercent(share));
+}
+
+export function samplingView({ uid, settings, model, text }) {
+  const field = (key, label, attrs) => {
+    const input = h('input', { id: `${uid}-${key}`, type: 'number', inputMode: 'decimal', ...attrs });
+    return { input, wrap: h('label', { htmlFor: input.id }, label, input) };
+  };
+  const temperature = field('temperature', 'Temperature', { min: 0, max: 10, step: 0.1, value: settings.temperature });
+  const topK = field('top-k', 'Top-k', { min: 1, step: 1, value: settings.topK ?? '', placeholder: 'all' });
+  const topP = field('top-p', 'Top-p', { min: 0, max: 1, step: 0.05, value: settings.topP ?? 1 });
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const body = h('tbody');
+  const caption = h('caption');
+  const table = h(
+    'table',
+    { class: 'distribution' },
+    caption,
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Next character'), h('th', { scope: 'col' }, 'The model'), h('th', { scope: 'col' }, 'After the settings'))),
+    body,
+  );
+  const kept = h('p', { class: 'muted kept-count' });
+  const button = h('button', { type: 'button' }, 'Write on');
+  const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
+
+  /** The settings as the library takes them: temperature, then top-k and top-p (undefined: all). */
+  const values = () => [numberOf(temperature.input) ?? NaN, numberOf(topK.input) ?? undefined, numberOf(topP.input) ?? undefined];
+  const fail = (err) => {
+    error.textContent = errorText(err);
+    error.hidden = false;
+    table.hidden = true;
+    kept.hidden = true;
+  };
+
+  const refresh = () => {
+    const m = model();
+    if (!m) return;
+    let d;
+    try {
+      d = m.next_distribution(text(), ...values());
+    } catch (err) {
+      return fail(err);
+    }
+    error.hidden = true;
+    error.textContent = '';
+    table.hidden = false;
+    kept.hidden = false;
+    const after = text().slice(-12);
+    caption.textContent = `The next character after "${clipText(after.replace(/\n/g, '\u21b5'), 12)}"`;
+    body.replaceChildren(
+      ...d.order.slice(0, SHOWN).map((id) =>
+        h(
+          'tr',
+          { class: d.kept[id] ? 'kept' : 'dropped' },
+          h('th', { scope: 'row' }, h('span', { class: 'char' }, showChar(d.symbols[id]))),
+          barCell('before', d.model[id]),
+          d.kept[id] ? barCell('after', d.sampled[id]) : h('td', { class: 'after' }, 'not kept'),
+        ),
+      ),
+    );
+    const V = d.symbols.length;
+    topK.input.max = V;
+    kept.textContent = `${formatInteger(d.kept_count)} of ${formatInteger(V)} characters kept; the ${formatInteger(SHOWN)} likeliest are listed.`;
+  };
+
+  for (const f of [temperature, topK, topP]) f.input.addEventListener('input', refresh);
+  button.addEventListener('click', () => {
+    const m = model();
+    if (!m) return;
+    try {
+      const [t, k, p] = values();
+      written.textContent = text() + m.sample(text(), LENGTH, t, SEED, k, p);
+      written.hidden = false;
+    } catch (err) {
+      fail(err);
+    }
+  });
+
+  const element = h(
+    'section',
+    { class: 'sampling', role: 'group', 'aria-label': 'Writing on' },
+    h('h4', {}, 'Writing on'),
+    h('div', { class: 'controls' }, temperature.wrap, topK.wrap, topP.wrap),
+    h(
+      'p',
+      { class: 'muted' },
+      'Temperature 0 always takes the likeliest character; above 1 the guesses flatten. Top-k keeps the k likeliest characters (blank: all), top-p the fewest likeliest whose probability adds up to p (blank: 1, all).',
+    ),
+    error,
+    table,
+    kept,
+    h('div', { class: 'write' }, button, h('span', { class: 'muted' }, `${formatInteger(LENGTH)} more characters, drawn with these settings (seed ${SEED})`)),
+    written,
+  );
+  return {
+    element,
+    refresh() {
+      written.hidden = true;
+      refresh();
+    },
+    /** Nothing to show (the text cannot be read): no distribution, no message of its own. */
+    hide() {
+      for (const node of [error, table, kept, written]) node.hidden = true;
+      error.textContent = '';
+    },
+  };
+}
