@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{error, json, tblock};
+use common::{error, json, scratch, tblock};
 use serde_json::Value;
 
 /// The shape of a nested list of numbers.
@@ -45,6 +45,7 @@ fn inspect_prints_what_transformers_names_and_every_tensor() {
         assert_eq!(shape(&b[key]), want, "{key}");
     }
     assert_eq!(shape(&b["ln_1"]["input_spread"]), [12]);
+    assert_eq!(shape(&b["stream_sizes"]["after_feed_forward_add"]), [12]);
     assert_eq!(shape(&v["probabilities"]), [12, 50]);
     assert_eq!(flat(&v["attentions"])[2 * 4 * 144 - 144..], flat(&b["weights"])[3 * 144..]);
     // The last hidden state is after the final norm, as transformers gives it.
@@ -72,12 +73,21 @@ fn inspect_refuses_what_it_cannot_read_and_names_unknown_characters() {
     assert!(e.contains("type at least one character"), "{e}");
     let e = error(&["inspect", "--weights", "/no/such/dir", "--text", "a"]);
     assert!(e.contains("no such file"), "{e}");
+    // A checkpoint whose vocabulary is not its token table's shape.
+    let dir = scratch("inspect-shape");
+    let fixture = format!("{}/../tests/e2e/fixtures/checkpoint", env!("CARGO_MANIFEST_DIR"));
+    for name in ["model.safetensors", "config.json"] {
+        std::fs::copy(format!("{fixture}/{name}"), dir.join(name)).unwrap();
+    }
+    std::fs::write(dir.join("vocab.json"), r#"{"a": 0, "b": 1, "\ufffd": 2}"#).unwrap();
+    let e = error(&["inspect", "--weights", dir.to_str().unwrap(), "--text", "ab"]);
+    assert!(e.contains("the vocabulary has 3 symbols but the model's token table has 50 rows"), "{e}");
     let out = tblock(&["inspect", "--model", "six-blocks", "--text", "Ärger über"]);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "the characters at positions 0, 6 are not in the vocabulary: read as the catch-all symbol U+FFFD"
+            "the characters at positions 0, 6 (counting from 0, as `unknown` does) are not in the vocabulary: read as the catch-all symbol U+FFFD"
         ),
         "{stderr}"
     );

@@ -43,7 +43,7 @@ test('a norm: every row at mean 0 and spread 1 before the gain, for the text typ
 test('the stream, GELU, attention and the logits, each with its own figure', async ({ page }) => {
   const { problems, widget, live } = await open(page);
   await widget.getByRole('option', { name: /^Residual stream/ }).click();
-  await expect(live.locator('table.live-table thead th')).toHaveText(['Position', 'entering block 0', 'after attention 0', 'leaving block 0', 'after attention 1', 'leaving block 1']);
+  await expect(live.locator('table.live-table thead th')).toHaveText(['Position', 'entering block 0', "after attention's add 0", "after the feed-forward's add 0", "after attention's add 1", "after the feed-forward's add 1"]);
   await widget.getByRole('option', { name: /^GELU/ }).click();
   await expect(live.locator('.statistic')).toHaveText(/^GELU lets \d+% of block 0\u2019s hidden units through over this text/);
   const shares = (await rows(live)).map((r) => Number(r[1]));

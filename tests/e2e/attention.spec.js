@@ -84,7 +84,19 @@ test('typing redraws the maps and the open tables; the keyboard moves the query 
   await expect(map).toHaveAttribute('aria-valuenow', '3');
   await page.keyboard.press('Enter');
   await expect(att.locator('.focus h4')).toHaveText('Block 0, head 2');
-  await expect(att.getByRole('button', { name: 'Head 2' }).first()).toHaveAttribute('aria-pressed', 'true');
+  // ← and → move between the heads of a block: one Tab stop a block, on the map last used.
+  await page.keyboard.press('ArrowRight');
+  const head3 = att.getByRole('slider', { name: /^Block 0, head 3:/ });
+  await expect(head3).toBeFocused();
+  await expect(head3).toHaveAttribute('tabindex', '0');
+  await expect(map).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('ArrowRight');
+  await expect(head3).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(att.locator('details.tables[data-block="0"] summary')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(att.getByRole('slider', { name: /^Block 1, head 0:/ })).toBeFocused();
+  await expect(att.getByRole('button', { name: 'Block 0, head 2' })).toHaveAttribute('aria-pressed', 'true');
   await expect(att.locator('.focus p')).toContainText('The query at position 3, "c", scores its 3 visible keys from');
   // The pointer: a row of another map chooses that query and that head.
   const other = att.getByRole('slider', { name: /^Block 1, head 1:/ });
@@ -100,7 +112,7 @@ test('bad text keeps the last good maps and says what is allowed; unknown charac
   const text = att.getByLabel('Text');
   await text.fill('seventeen letters');
   await expect(att.getByRole('alert')).toHaveText('text of 17 characters is out of range: the model reads at most 16 characters at once: shorten it');
-  await expect(att.locator('.stale')).toHaveText('The maps still show "the residual", the last text the model could read.');
+  await expect(att.locator('.stale')).toHaveText('The maps still show "the residual", read by trained on this page (shipped, 2 blocks).');
   await expect(att.locator('figure.head-map')).toHaveCount(8);
   await text.fill('');
   await expect(att.getByRole('alert')).toContainText('type at least one character');
@@ -125,6 +137,15 @@ test('before training every head spreads its weight evenly; six blocks draw 24 m
   rows.forEach((cells, q) => {
     for (const cell of cells.slice(1, q + 2)) expect(Math.abs(Number(cell) - 1 / (q + 1)), `query ${q + 1}: ${cells}`).toBeLessThan(0.02);
   });
+  // Pale but drawn: the last query's weights (1/15 each) are painted, not left like the masked cells.
+  const last = await untrained.locator('figure.head-map canvas').nth(6).evaluate((canvas) => {
+    const r = devicePixelRatio;
+    const { data, width } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const alpha = (x, y) => data[(Math.round(y * r) * width + Math.round(x * r)) * 4 + 3];
+    const y = 14 + 14 * 12 + 6; // row 15 (the last of "before training")
+    return { key0: alpha(16 + 6, y), key7: alpha(16 + 7 * 12 + 6, y), after: alpha(16 + 15 * 12 + 6, 14 + 6) };
+  });
+  expect([last.key0, last.key7, last.after]).toEqual([255, 255, 0]);
   // The switch: the same text through the trained model is far from even.
   const first = page.locator('tb-attention').first();
   await first.getByLabel('Model').selectOption('untrained');

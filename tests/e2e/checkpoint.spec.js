@@ -43,6 +43,25 @@ test('a checkpoint from tblock train, dropped into TinyGPT, writes what tblock s
   expect(problems).toEqual([]);
 });
 
+test('the attention maps of a dropped checkpoint, of its own shape, hold what tblock inspect prints for it', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/attention.html');
+  await waitForWidgets(page);
+  const att = page.locator('tb-attention').first();
+  await openPanel(att);
+  await drop(att, CHECKPOINT);
+  await expect(att.getByLabel('Model', { exact: true })).toHaveValue('checkpoint');
+  await expect(att.locator('.result')).toContainText('12 positions, 1 block of 2 heads');
+  await expect(att.locator('figure.head-map')).toHaveCount(2);
+  await att.locator('details.tables summary').click();
+  await expect(att.locator('table.weights-table')).toHaveCount(2);
+  const recorded = JSON.parse(readFileSync(new URL('fixtures/attention-checkpoint.json', import.meta.url), 'utf8'));
+  for (const head of [0, 1]) {
+    const rows = await att.locator(`table[data-block="0"][data-head="${head}"] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => c.textContent)));
+    expect(rows).toEqual(recorded.attentions[0][head].map((row, q) => row.map((w, k) => (k <= q ? w.toFixed(3) : ''))));
+  }
+  expect(problems).toEqual([]);
+});
+
 test('the ablation and the stream measure a dropped checkpoint, and it survives a reload', async ({ page }) => {
   const problems = await openPage(page, '/gallery/experiments.html');
   await waitForWidgets(page);

@@ -12,7 +12,8 @@ import { HOSTILE_VALUES, sweepInPage } from './hostile-sweep.js';
 
 // One widget per page, set up as an author would (tb-number and tb-example need a name of what to show).
 const WIDGETS = {
-  'tb-anatomy': '<tb-anatomy model="gpt2-small" seq-len="8"></tb-anatomy>',
+  // TinyGPT, so the live tensors' text field is swept too.
+  'tb-anatomy': '<tb-anatomy model="tiny-gpt" seq-len="8"></tb-anatomy>',
   'tb-param-table': '<tb-param-table model="llama3-8b"></tb-param-table>',
   'tb-cost-chart': '<tb-cost-chart model="gpt2-small" seq-len="1024"></tb-cost-chart>',
   'tb-memory': '<tb-memory model="llama3-8b" batch="1" seq-len="8"></tb-memory>',

@@ -133,5 +133,16 @@ test('the sampler: top-k and top-p keep the likeliest, the distribution before a
     await sampling.getByLabel(label).fill(label === 'Top-p' ? '1' : label === 'Top-k' ? '' : '0.8');
     await expect(sampling.getByRole('alert')).toBeHidden();
   }
+  // What the browser cannot read as a number is named, not taken as 0.
+  await sampling.getByLabel('Temperature').fill('');
+  await sampling.getByLabel('Temperature').pressSequentially('-');
+  await expect(sampling.getByRole('alert')).toHaveText('Temperature: that is not a number; type a number, such as 0.8');
+  await sampling.getByLabel('Temperature').fill('0.8');
+  await expect(sampling.getByRole('alert')).toBeHidden();
+  // Text written with other settings goes when they change.
+  await sampling.getByRole('button', { name: 'Write on' }).click();
+  await expect(sampling.locator('.written')).toBeVisible();
+  await sampling.getByLabel('Top-k').fill('5');
+  await expect(sampling.locator('.written')).toBeHidden();
   expect(problems).toEqual([]);
 });

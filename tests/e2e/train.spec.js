@@ -51,6 +51,11 @@ test('the default run trains in a worker and ends below the bigram line', async 
   await gpt.getByLabel('Model').selectOption('trained');
   await expect(gpt.locator('.model-note')).toContainText('trained on this page for 600 steps; held-out loss 2.');
   await expect(gpt.locator('.next-chars li')).toHaveCount(12);
+  // And the attention maps show where its heads look.
+  const att = page.locator('tb-attention');
+  await att.getByLabel('Model').selectOption('trained');
+  await expect(att.locator('.model-note')).toContainText('trained on this page for 600 steps');
+  await expect(att.locator('figure.head-map')).toHaveCount(8);
   expect(problems).toEqual([]);
 });
 

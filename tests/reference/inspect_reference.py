@@ -284,7 +284,10 @@ def inspect(model, ids: list[int]) -> dict:
             "hidden_gelu": row(f"{i}.act"),
             "feed_forward_output": row(f"{i}.mlp.c_proj"),
             "output": output,
-            "stream_sizes": {"input": sizes(x), "after_attention": sizes(after_attention), "output": sizes(output)},
+            # GPT-2 is pre-LN: the stream right after each add is the stream after that stage.
+            "stream_sizes": {"input": sizes(x), "after_attention_add": sizes(after_attention),
+                             "after_attention": sizes(after_attention),
+                             "after_feed_forward_add": sizes(output), "output": sizes(output)},
             "gelu_open": (hidden > 0).mean(axis=-1),
             "gelu_open_share": float((hidden > 0).mean()),
         }
@@ -388,7 +391,9 @@ def self_checks(model, r: dict, ids: list[int], label: str) -> None:
         close(f"{at}: feed_forward_output = hidden_gelu · W + b", b["feed_forward_output"], b["hidden_gelu"] @ w(m) + bias(m))
         close(f"{at}: output = after_attention + feed_forward_output", b["output"],
               b["after_attention"] + b["feed_forward_output"])
-        for name, x in [("input", b["input"]), ("after_attention", b["after_attention"]), ("output", b["output"])]:
+        for name, x in [("input", b["input"]), ("after_attention_add", b["after_attention"]),
+                        ("after_attention", b["after_attention"]), ("after_feed_forward_add", b["output"]),
+                        ("output", b["output"])]:
             close(f"{at}: stream_sizes.{name}", b["stream_sizes"][name], np.linalg.norm(x, axis=-1), 1e-9)
     same("ln_f reads the last block's output", r["_ln_f_input"], blocks[-1]["output"])
     close("ln_f output = x̂·γ + β", r["ln_f"]["output"], r["ln_f"]["normalized"] * w(tr.ln_f) + bias(tr.ln_f))

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { attentionMapLayout, maskedOutline, scoreMapLayout, strongestKeys, weightLevel } from '../../www/src/charts/attention-map.js';
+import { attentionMapLayout, maskedOutline, scoreMapLayout, strongestKeys, weightClass, weightLevel, weightPaletteCss } from '../../www/src/charts/attention-map.js';
 
 // Two maps of 3 positions back to back, as CharModel.attention returns [L, h, T, T].
 const weights = new Float32Array([
@@ -9,19 +9,24 @@ const weights = new Float32Array([
   1, 0, 0, 0.9, 0.1, 0, 0.05, 0.05, 0.9,
 ]);
 
-test('a weight is shaded on one absolute scale from 0 to 1', () => {
-  assert.deepEqual([0, 0.05, 0.2, 0.5, 0.9, 1, 1.5, NaN, -0.1].map((w) => weightLevel(w)), [0, 0, 1, 2, 4, 4, 4, 0, 0]);
+test('a weight is shaded on one absolute scale from 0 to 1; any weight above 0 shows', () => {
+  assert.deepEqual([0, 0.001, 0.05, 0.2, 0.5, 0.9, 1, 1.5, NaN, -0.1].map((w) => weightLevel(w)), [0, 1, 1, 2, 4, 7, 8, 8, 0, 0]);
+  assert.equal(weightClass(3), 'wt-3');
+  assert.match(weightPaletteCss(), /\.wt-8 \{ background-color: var\(--_weight\); \}/);
 });
 
 test('cells go by shade into one path each; nothing is drawn after the diagonal', () => {
   const m = attentionMapLayout({ n: 3, weights, offset: 9, cell: 10 });
   assert.equal(m.size, 30);
   assert.deepEqual(m.rows, [[1], [0.9, 0.1], [0.05, 0.05, 0.9]].map((r) => r.map(Math.fround)));
-  // The 0.9s and the 1 in the darkest shade, the 0.1 too pale to draw, the 0.05s too.
-  assert.deepEqual(Object.keys(m.paths), ['heat-p4']);
-  assert.equal(m.paths['heat-p4'], 'M0 0h10v10h-10zM0 10h10v10h-10zM20 20h10v10h-10z');
+  // The 1 in the darkest shade, the 0.9s a step lighter, the 0.1 and the 0.05s the palest: seen,
+  // where the masked cells after the diagonal are not drawn at all.
+  assert.deepEqual(Object.keys(m.paths).sort(), ['wt-1', 'wt-7', 'wt-8']);
+  assert.equal(m.paths['wt-8'], 'M0 0h10v10h-10z');
+  assert.equal(m.paths['wt-7'], 'M0 10h10v10h-10zM20 20h10v10h-10z');
+  assert.deepEqual(m.cells['wt-1'], [10, 10, 0, 20, 10, 20]);
   const first = attentionMapLayout({ n: 3, weights, cell: 10 });
-  assert.deepEqual(Object.keys(first.paths).sort(), ['heat-p1', 'heat-p2', 'heat-p4']);
+  assert.deepEqual(Object.keys(first.paths).sort(), ['wt-2', 'wt-4', 'wt-8']);
   assert.throws(() => attentionMapLayout({ n: 4, weights, offset: 9 }), /needs 16 weights/);
   assert.throws(() => attentionMapLayout({ n: 0, weights }), /whole number of positions/);
 });

@@ -102,14 +102,20 @@ pub struct NormReading {
     pub normalized_spread: Tensor,
 }
 
-/// The size (Euclidean norm) of the stream at each position [T], around one block's two adds.
+/// The size (Euclidean norm) of the stream at each position [T], before and after each of one
+/// block's two adds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StreamSizes {
     /// Entering the block.
     pub input: Tensor,
-    /// After attention's stage (pre-LN: after its add; post-LN: after its add and the first norm).
+    /// Right after attention's add (post-LN: before the first norm rescales it).
+    pub after_attention_add: Tensor,
+    /// After attention's stage: the stream the feed-forward adds to (pre-LN: the same as after the add;
+    /// post-LN: after the first norm).
     pub after_attention: Tensor,
-    /// Leaving the block.
+    /// Right after the feed-forward's add (post-LN: before the second norm rescales it).
+    pub after_feed_forward_add: Tensor,
+    /// Leaving the block (pre-LN: the same as after the feed-forward's add).
     pub output: Tensor,
 }
 
@@ -168,6 +174,8 @@ pub struct Inspection {
     pub norm: NormPlacement,
     /// P: the most positions the model reads.
     pub context: usize,
+    /// The longest text an inspection of this model reads: P, at most [`MAX_INSPECTED`].
+    pub longest_text: usize,
     /// The token table's rows for the text [T, d].
     pub tokens: Tensor,
     /// The position table's rows 0 to T−1 [T, d].
@@ -228,7 +236,9 @@ impl Inspection {
                 ("feed_forward_output", &b.feed_forward_output),
                 ("output", &b.output),
                 ("stream_sizes.input", &b.stream_sizes.input),
+                ("stream_sizes.after_attention_add", &b.stream_sizes.after_attention_add),
                 ("stream_sizes.after_attention", &b.stream_sizes.after_attention),
+                ("stream_sizes.after_feed_forward_add", &b.stream_sizes.after_feed_forward_add),
                 ("stream_sizes.output", &b.stream_sizes.output),
                 ("gelu_open", &b.gelu_open),
             ] {
@@ -270,11 +280,20 @@ impl Inspection {
     }
 }
 
-/// The ids of `text` for a model of `context` positions: 1 to `context` characters, else a message
-/// naming the limit. Also the positions that fell to the catch-all symbol.
+/// The most characters an inspection reads, whatever the model's context: the page draws a map of
+/// T × T cells a head, so a long-context checkpoint still gets maps that fit a screen.
+pub const MAX_INSPECTED: usize = 16;
+
+/// The longest text an inspection of a model of `context` positions reads.
+pub fn longest_text(context: usize) -> usize {
+    context.min(MAX_INSPECTED)
+}
+
+/// The ids of `text` for a model of `context` positions: 1 to [`longest_text`] characters, else a
+/// message naming the limit. Also the positions that fell to the catch-all symbol.
 pub fn text_ids(vocab: &Vocabulary, text: &str, context: usize) -> Result<(Vec<usize>, Vec<usize>)> {
-    let chars: Vec<char> = text.chars().filter(|&c| c != '\r').collect();
-    let most = thousands(context as u64);
+    let chars: Vec<char> = Vocabulary::characters(text).collect();
+    let most = thousands(longest_text(context) as u64);
     if chars.is_empty() {
         return Err(Error::out_of_range(
             "text",
@@ -282,7 +301,7 @@ pub fn text_ids(vocab: &Vocabulary, text: &str, context: usize) -> Result<(Vec<u
             format!("type at least one character (the model reads at most {most} at once)"),
         ));
     }
-    if chars.len() > context {
+    if chars.len() > longest_text(context) {
         return Err(Error::out_of_range(
             "text",
             format!("of {} characters", thousands(chars.len() as u64)),
@@ -345,12 +364,16 @@ impl TrainableGpt {
     /// Run `text` (1 to P characters) through the model, every block intact, and keep every
     /// intermediate (see [`Inspection`]).
     pub fn inspect(&mut self, vocab: &Vocabulary, text: &str) -> Result<Inspection> {
-        let s = self.shape;
-        let (ids, unknown) = text_ids(vocab, text, s.context)?;
-        let saved_modes = std::mem::replace(&mut self.block_modes, vec![BlockMode::Intact; s.n_layers]);
-        let ran = self.forward(&ids, None, 1, ids.len());
+        let (ids, unknown) = text_ids(vocab, text, self.shape.context)?;
+        let saved_modes = std::mem::replace(&mut self.block_modes, vec![BlockMode::Intact; self.shape.n_layers]);
+        let result = self.forward(&ids, None, 1, ids.len()).map(|_| self.read_pass(vocab, ids, unknown));
         self.block_modes = saved_modes;
-        ran?;
+        result
+    }
+
+    /// Every intermediate of the forward pass just run (batch 1, every block intact) over `ids`.
+    fn read_pass(&self, vocab: &Vocabulary, ids: Vec<usize>, unknown: Vec<usize>) -> Inspection {
+        let s = self.shape;
         let (t_len, d, v, f, h) = (ids.len(), s.d_model, s.vocab_size, s.d_ff, s.n_heads);
         let tokens: Vec<f32> = ids.iter().flat_map(|&id| self.params[id * d..(id + 1) * d].iter().copied()).collect();
         let positions = self.params[v * d..(v + t_len) * d].to_vec();
@@ -394,7 +417,9 @@ impl TrainableGpt {
                 output: Tensor::rows(output, d),
                 stream_sizes: StreamSizes {
                     input: row_sizes(x, d),
+                    after_attention_add: row_sizes(a.res_1, d),
                     after_attention: row_sizes(after_attention, d),
+                    after_feed_forward_add: row_sizes(a.res_2, d),
                     output: row_sizes(output, d),
                 },
                 gelu_open: Tensor::vector(open),
@@ -406,12 +431,13 @@ impl TrainableGpt {
         let logits = self.logits().to_vec();
         let mut probabilities = logits.clone();
         probabilities.chunks_exact_mut(v).for_each(softmax_in_place);
-        Ok(Inspection {
+        Inspection {
             text: vocab.decode(&ids),
             symbols: ids.iter().map(|&id| vocab.decode(&[id])).collect(),
             unknown,
             norm: s.norm,
             context: s.context,
+            longest_text: longest_text(s.context),
             tokens: Tensor::rows(&tokens, d),
             positions: Tensor::rows(&positions, d),
             embedded: Tensor::rows(self.embedded(), d),
@@ -420,7 +446,7 @@ impl TrainableGpt {
             logits: Tensor::rows(&logits, v),
             probabilities: Tensor::rows(&probabilities, v),
             ids,
-        })
+        }
     }
 }
 
@@ -477,6 +503,38 @@ mod tests {
                 assert!((y + f - o).abs() < 1e-5);
             }
         }
+    }
+
+    #[test]
+    fn post_ln_blocks_say_which_stream_each_norm_reads() {
+        let shape = GptShape { norm: NormPlacement::Post, ..GptShape::of(&TinyGpt::tiny(0)).unwrap() };
+        let mut m = TrainableGpt::with_random_weights(shape, 1, 4, 0.5);
+        let r = m.inspect(&Vocabulary::lessons(), "post norm").unwrap();
+        assert_eq!(r.norm, NormPlacement::Post);
+        for b in &r.blocks {
+            // x + attention(x) is what ln_1 reads; its output is the stream after attention's stage.
+            assert_eq!(b.after_attention, b.ln_1.output);
+            // Its size before the norm rescales it is the size of x + attention(x), not of ln_1's output.
+            for (t, (x, a)) in b.input.row_slices().zip(b.attention_output.row_slices()).enumerate() {
+                let sum: Vec<f32> = x.iter().zip(a).map(|(p, q)| p + q).collect();
+                assert!((euclidean_norm(&sum) as f32 - b.stream_sizes.after_attention_add.data[t]).abs() < 1e-4);
+            }
+            // ln_2 reads after_attention + the feed-forward's output, and hands on the block's output.
+            assert_eq!(b.output, b.ln_2.output);
+            for ((y, f), mean) in
+                b.after_attention.row_slices().zip(b.feed_forward_output.row_slices()).zip(&b.ln_2.input_mean.data)
+            {
+                let m = y.iter().zip(f).map(|(p, q)| (p + q) as f64).sum::<f64>() / y.len() as f64;
+                assert!((m as f32 - mean).abs() < 1e-5);
+            }
+            for row in b.ln_2.normalized_spread.data.iter() {
+                assert!((row - 1.0).abs() < 1e-3);
+            }
+        }
+        // The blocks' modes are the model's again afterwards, whatever an experiment had set.
+        m.block_modes[1] = BlockMode::Removed;
+        assert!(m.inspect(&Vocabulary::lessons(), "ok").is_ok());
+        assert_eq!(m.block_modes[1], BlockMode::Removed);
     }
 
     #[test]
@@ -548,6 +606,20 @@ mod tests {
             serde_json::Value::Array(xs) => xs.iter().flat_map(flatten).collect(),
             x => vec![x.as_f64().unwrap() as f32],
         }
+    }
+
+    #[test]
+    fn a_long_context_reads_at_most_sixteen_characters() {
+        let mut long = TinyGpt::tiny(0).config.clone();
+        long.context = 64;
+        let m = TinyGpt::new(&long, 0).unwrap();
+        let mut flat = TrainableGpt::from_model(&m, 1).unwrap();
+        let v = Vocabulary::lessons();
+        assert_eq!(flat.inspect(&v, "sixteen letters!").unwrap().longest_text, 16);
+        assert_eq!(
+            flat.inspect(&v, "seventeen letters").unwrap_err().to_string(),
+            "text of 17 characters is out of range: the model reads at most 16 characters at once: shorten it"
+        );
     }
 
     #[test]

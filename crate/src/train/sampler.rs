@@ -110,7 +110,8 @@ impl Sampling {
         for &i in top {
             kept[i] = true;
             cumulative += tempered[i] / mass;
-            if self.top_p < 1.0 && cumulative >= self.top_p {
+            // A sum of shares can fall a hair short of an exact p (ten tenths reach 0.9999…): 1e-12 of slack.
+            if self.top_p < 1.0 && cumulative >= self.top_p - 1e-12 {
                 break;
             }
         }
@@ -162,6 +163,10 @@ mod tests {
         assert_eq!(d.kept_count, 2);
         let d = Sampling::new(1.0, None, Some(0.3), 6).unwrap().distribution(&LOGITS);
         assert_eq!(d.kept, [false, true, false, false, false, false], "ties: the lower id first");
+        // Ten equally likely characters and p = 0.8 keep eight, though the running sum of tenths falls
+        // just short of 0.8 at the eighth.
+        let even = Sampling::new(1.0, None, Some(0.8), 10).unwrap().distribution(&[0.5; 10]);
+        assert_eq!(even.kept_count, 8);
         let all = Sampling::new(0.7, Some(6), Some(1.0), 6).unwrap().distribution(&LOGITS);
         assert_eq!((all.kept_count, &all.sampled), (6, &all.tempered));
     }

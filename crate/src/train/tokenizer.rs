@@ -133,9 +133,15 @@ impl Vocabulary {
         self.ids.get(&Self::fold(c)).copied().unwrap_or(self.other)
     }
 
-    /// Text -> ids, one per character (a carriage return is dropped, so "\r\n" is one newline).
+    /// The characters of `text` the model reads, one a position: a carriage return is dropped, so
+    /// "\r\n" is one newline.
+    pub fn characters(text: &str) -> impl Iterator<Item = char> + '_ {
+        text.chars().filter(|&c| c != '\r')
+    }
+
+    /// Text -> ids, one per character (see [`characters`](Self::characters)).
     pub fn encode(&self, text: &str) -> Vec<usize> {
-        text.chars().filter(|&c| c != '\r').map(|c| self.id(c)).collect()
+        Self::characters(text).map(|c| self.id(c)).collect()
     }
 
     /// Ids -> text. An id past the vocabulary becomes U+FFFD.

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::training::train_settings;
-use super::{amount, to_js, whole};
+use super::{amount, count_within, to_js, whole};
 use crate::error::Error;
 use crate::experiments::{ablation::ablate, stream::stream_stats};
 use crate::nn::BlockMode;
@@ -131,14 +131,7 @@ impl CharModel {
     /// The sampler's settings, checked against this model's vocabulary.
     pub(super) fn sampling(&self, temperature: f64, top_k: Option<f64>, top_p: Option<f64>) -> Result<Sampling, Error> {
         let v = self.vocab.len();
-        let top_k = match top_k {
-            // A whole number far past any vocabulary (1e308): named as typed, with what is allowed.
-            Some(k) if k.is_finite() && k.fract() == 0.0 && k > 1e9 => {
-                return Err(Error::out_of_range("top-k", format!("{k:e}"), crate::train::sampler::top_k_allowed(v)))
-            }
-            Some(k) => Some(whole("top-k", k)?),
-            None => None,
-        };
+        let top_k = top_k.map(|k| count_within("top-k", k, || crate::train::sampler::top_k_allowed(v))).transpose()?;
         Sampling::new(temperature, top_k, top_p, v)
     }
 
@@ -206,7 +199,8 @@ impl CharModel {
         to_js(&stream_stats(flat, &ids)?)
     }
 
-    /// `{ source, n_params, layers, width, heads, norm, context, vocab_size, uniform_loss, training }`
+    /// `{ source, n_params, layers, width, heads, norm, context, vocab_size, longest_text, uniform_loss,
+    /// training }`
     /// (training: how the shipped weights were made, for a shipped model).
     pub fn info(&self) -> Result<JsValue, JsError> {
         let shape = crate::nn::GptShape::of(&self.model)?;
@@ -223,6 +217,8 @@ impl CharModel {
             "norm": shape.norm,
             "context": shape.context,
             "vocab_size": shape.vocab_size,
+            // The longest text `inspect` and `attention` read (the context, 16 at most).
+            "longest_text": crate::nn::inspect::longest_text(shape.context),
             // A uniform guess over the vocabulary: ln V nats (the experiments' dotted line).
             "uniform_loss": (shape.vocab_size as f64).ln(),
             "training": training,

@@ -19,6 +19,7 @@ struct Meta<'a> {
     unknown: &'a [usize],
     norm: NormPlacement,
     context: usize,
+    longest_text: usize,
     layers: usize,
     heads: usize,
     blocks: Vec<BlockMeta>,
@@ -34,6 +35,7 @@ impl Meta<'_> {
             unknown: &r.unknown,
             norm: r.norm,
             context: r.context,
+            longest_text: r.longest_text,
             layers: r.blocks.len(),
             heads: r.blocks.first().map_or(0, |b| b.weights.shape[0]),
             blocks: if with_blocks {
@@ -81,8 +83,8 @@ fn put(root: &JsValue, path: &str, value: &JsValue) {
 
 #[wasm_bindgen]
 impl CharModel {
-    /// Every intermediate of one forward pass over `text` (1 to 16 characters; a longer or empty
-    /// text is refused with the limit): `{ text, symbols, ids, unknown, norm, context, layers, heads, tokens,
+    /// Every intermediate of one forward pass over `text` (1 to `longest_text` characters: the
+    /// model's context, 16 at most; a longer or empty text is refused with the limit): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads, tokens,
     /// positions, embedded, blocks: [{ block, input, ln_1: { output, normalized, input_mean,
     /// input_spread, normalized_mean, normalized_spread }, q, k, v, scores, weights, heads,
     /// attention_output, after_attention, ln_2, hidden, hidden_gelu, feed_forward_output, output,
@@ -99,7 +101,7 @@ impl CharModel {
     }
 
     /// Only what the attention maps need, for the same `text` (lighter to hand over than all of
-    /// `inspect`): `{ text, symbols, ids, unknown, norm, context, layers, heads, weights, scores }`, weights and scores
+    /// `inspect`): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads, weights, scores }`, weights and scores
     /// `{ shape: [L, h, T, T], data: Float32Array }` (the scores before the mask and the softmax).
     pub fn attention(&mut self, text: &str) -> Result<JsValue, JsError> {
         let vocab = self.vocab.clone();

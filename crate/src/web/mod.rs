@@ -53,8 +53,14 @@ fn ids(value: JsValue) -> Result<Vec<usize>, Error> {
 /// A count typed into the page: a whole number. One far past any limit (1e300, say) is refused here,
 /// written as typed ("1e300"), with what is allowed; the settings' own check does the rest.
 fn amount(what: &str, x: f64) -> Result<usize, Error> {
+    count_within(what, x, || crate::train::settings::allowed(what))
+}
+
+/// A whole number typed into the page; one past 10⁹ is refused with `allowed()` before anything
+/// larger than any limit is converted.
+fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> String) -> Result<usize, Error> {
     if x.is_finite() && x.fract() == 0.0 && x > 1e9 {
-        return Err(Error::out_of_range(what, format!("{x:e}"), crate::train::settings::allowed(what)));
+        return Err(Error::out_of_range(what, format!("{x:e}"), allowed()));
     }
     whole(what, x)
 }

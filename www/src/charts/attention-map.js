@@ -6,14 +6,36 @@
 //
 // Weights are shaded on one absolute scale, 0 to 1, so every map (every head, block and model) is
 // read the same way: a near-uniform head looks pale everywhere, a head that picks one key shows one
-// dark cell a row. Scores (before the softmax) are shaded on the diverging heatmap scale instead.
+// dark cell a row. Every key a query may see gets at least the palest shade, so a tiny weight is
+// never mistaken for the masked triangle (which is left empty). Scores (before the softmax) are
+// shaded on the diverging heatmap scale instead.
 
-import { LEVELS, divergingLevel, levelClass, symmetricLimit } from './heatmap.js';
+import { divergingLevel, levelClass, LEVELS, symmetricLimit } from './heatmap.js';
 
-/** The shade of a weight: 0 (under half a step) to LEVELS (1). */
-export function weightLevel(w, levels = LEVELS) {
+/** Shades of weight, 1/8 apart. */
+export const WEIGHT_LEVELS = 8;
+
+/** The shade of a weight: 1 (the palest, for any weight above 0) to WEIGHT_LEVELS (1); 0 for none. */
+export function weightLevel(w, levels = WEIGHT_LEVELS) {
   if (!(w > 0)) return 0;
-  return Math.round(Math.min(1, w) * levels);
+  return Math.max(1, Math.round(Math.min(1, w) * levels));
+}
+
+/** A weight shade's CSS class: "wt-3"; "wt-0" for none. */
+export function weightClass(level) {
+  return `wt-${level}`;
+}
+
+/** Every weight shade's CSS class, palest first (wt-0 first). */
+export const WEIGHT_CLASSES = Array.from({ length: WEIGHT_LEVELS + 1 }, (_, level) => weightClass(level));
+
+/** The stylesheet of the weight shades: the weight colour mixed into the background, 1/8 more each. */
+export function weightPaletteCss() {
+  return WEIGHT_CLASSES.map((cls, level) => {
+    const share = Math.round((level / WEIGHT_LEVELS) * 100);
+    const c = level === 0 ? 'var(--_heat-zero)' : share >= 100 ? 'var(--_weight)' : `color-mix(in srgb, var(--_weight) ${share}%, var(--_heat-zero))`;
+    return `.${cls} { background-color: ${c}; }`;
+  }).join('\n');
 }
 
 /** A run of squares as path data: each cell `size` wide, at (x, y) of the flat list [x, y, x, y, …]. */
@@ -30,7 +52,7 @@ function squares(cells, size) {
  * same cells as path data), masked: d (the outline of the keys after each query), diagonal: d,
  * rows: [[weights of query t over keys 0..t]] }.
  */
-export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels = LEVELS }) {
+export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels = WEIGHT_LEVELS }) {
   if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`an attention map needs a whole number of positions, got ${n}`);
   if (weights.length < offset + n * n) throw new RangeError(`a map of ${n} positions needs ${n * n} weights`);
   const byLevel = new Map();
@@ -42,7 +64,7 @@ export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels =
       row.push(w);
       const level = weightLevel(w, levels);
       if (level === 0) continue;
-      const cls = levelClass(level);
+      const cls = weightClass(level);
       if (!byLevel.has(cls)) byLevel.set(cls, []);
       byLevel.get(cls).push(k * cell, q * cell);
     }

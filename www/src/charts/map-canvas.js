@@ -7,34 +7,44 @@
 // CSS of the palette classes in the map's own scope, once per map and again when the colour scheme
 // changes.
 
-import { levelClass } from './heatmap.js';
+import { LEVELS, levelClass } from './heatmap.js';
+import { WEIGHT_CLASSES } from './attention-map.js';
+
+/** The palette classes a map may fill cells with: the weight shades and the heatmap's levels. */
+const CLASSES = [...WEIGHT_CLASSES, ...Array.from({ length: 2 * LEVELS + 1 }, (_, i) => levelClass(i - LEVELS))];
 
 const NS = 'http://www.w3.org/1999/xhtml';
 /** The labels' size in px: no text on the page is smaller. */
 export const LABEL_PX = 11;
 
-// The maps on the page, held weakly: when the colour scheme changes, each that is still alive redraws
-// in the new colours (a released widget's maps are simply collected).
+// The maps on the page, held weakly (the widget holds each map object it draws with): when the
+// colour scheme changes, each that is still alive redraws in the new colours, and a released
+// widget's maps are simply collected (their entries swept out as the set grows).
 const maps = new Set();
+const sweep = () => {
+  for (const ref of maps) if (!ref.deref()) maps.delete(ref);
+};
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
-  for (const ref of maps) {
-    const map = ref.deref();
-    if (map) map.redraw();
-    else maps.delete(ref);
-  }
+  sweep();
+  for (const ref of maps) ref.deref()?.redraw();
 });
+function follow(map) {
+  if (typeof WeakRef !== 'function') return;
+  if (maps.size > 256) sweep();
+  maps.add(new WeakRef(map));
+}
 
 /** The computed colour of each palette class (and fg, muted, rule, the mono font) inside `scope`. */
-export function readPalette(scope, levels) {
+export function readPalette(scope) {
   const probe = document.createElementNS(NS, 'span');
   probe.style.position = 'absolute';
   probe.style.visibility = 'hidden';
   scope.append(probe);
   const colours = {};
   const style = getComputedStyle(probe);
-  for (let level = -levels; level <= levels; level++) {
-    probe.className = levelClass(level);
-    colours[levelClass(level)] = style.backgroundColor;
+  for (const cls of CLASSES) {
+    probe.className = cls;
+    colours[cls] = style.backgroundColor;
   }
   for (const name of ['fg', 'muted', 'rule']) {
     probe.className = `map-${name}`;
@@ -116,24 +126,28 @@ function canvasOf(attrs) {
   };
 }
 
-/** Something drawn from a spec, drawn again when the colour scheme changes. */
-function redrawable(canvas, paint, levels) {
+/**
+ * A canvas drawn from a spec by `paint(spec, palette)`, drawn again when the colour scheme changes:
+ * { canvas, draw(spec), redraw() }. Whoever draws holds it (the colour-scheme list holds it weakly).
+ */
+function redrawable(canvas, paint) {
   let palette = null;
   let last = null;
   const draw = (spec) => {
     last = spec;
     if (!canvas.isConnected) return queueMicrotask(() => canvas.isConnected && last === spec && draw(spec));
-    palette ??= readPalette(canvas.parentNode, levels);
+    palette ??= readPalette(canvas.parentNode);
     paint(spec, palette);
   };
   const it = {
+    canvas,
     draw,
     redraw() {
       palette = null;
       if (last) draw(last);
     },
   };
-  if (typeof WeakRef === 'function') maps.add(new WeakRef(it));
+  follow(it);
   return it;
 }
 
@@ -143,9 +157,9 @@ function redrawable(canvas, paint, levels) {
  * of them), each class's cells ({ class: [x, y, x, y, …] }; `dimmed` ones faintly), the `masked` outline dashed, a frame round
  * the texts' cells and row `row` (null: none) marked.
  */
-export function mapCanvas(attrs, levels) {
+export function mapCanvas(attrs) {
   const c = canvasOf(attrs);
-  const it = redrawable(
+  return redrawable(
     c.canvas,
     (spec, palette) => {
       const { texts, cell, gutter } = spec;
@@ -183,19 +197,17 @@ export function mapCanvas(attrs, levels) {
         ctx.strokeRect(0.75, spec.row * cell + 0.75, n - 1.5, cell - 1.5);
       }
     },
-    levels,
   );
-  return { canvas: c.canvas, draw: it.draw };
 }
 
 /**
  * A line of text with a bar under each character: draw({ texts, context, cell, gutter, bars: [class or
  * null (not visible: no bar, the character faint)], marked }) — `marked` the query's character, boxed.
  */
-export function stripCanvas(attrs, levels) {
+export function stripCanvas(attrs) {
   const c = canvasOf(attrs);
   const BAR = 4;
-  const it = redrawable(
+  return redrawable(
     c.canvas,
     (spec, palette) => {
       const { texts, cell } = spec;
@@ -220,7 +232,5 @@ export function stripCanvas(attrs, levels) {
         ctx.strokeRect(spec.marked * cell + 0.5, 0.5, cell - 1, gutter.top + BAR);
       }
     },
-    levels,
   );
-  return { canvas: c.canvas, draw: it.draw };
 }

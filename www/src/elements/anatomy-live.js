@@ -62,17 +62,24 @@ const VIEWS = {
     tensorMap('position rows', r.positions, labels, 'a row per position'),
   ],
   stream: (r, b, labels) => [
-    h('p', {}, 'The stream\u2019s size at each position, entering the first block and after each of its adds: each add is an edit, not a rewrite.'),
+    h('p', {}, 'The stream\u2019s size at each position, entering the first block and right after each of its adds: each add is an edit, not a rewrite.'),
     positionTable(
       'Size of the stream (its length as a vector)',
       r.symbols,
-      [['entering block 0', r.blocks[0].stream_sizes.input.data], ...r.blocks.flatMap((blk) => [[`after attention ${blk.block}`, blk.stream_sizes.after_attention.data], [`leaving block ${blk.block}`, blk.stream_sizes.output.data]])],
+      [
+        ['entering block 0', r.blocks[0].stream_sizes.input.data],
+        ...r.blocks.flatMap((blk) => [
+          [`after attention's add ${blk.block}`, blk.stream_sizes.after_attention_add.data],
+          [`after the feed-forward's add ${blk.block}`, blk.stream_sizes.after_feed_forward_add.data],
+        ]),
+      ],
       2,
     ),
+    r.norm === 'post' ? h('p', { class: 'muted' }, 'Post-LN: a norm then rescales the stream after every add.') : null,
     tensorMap('stream entering block 0', r.embedded, labels),
   ],
-  attention_add: (r, b, labels) => addView(r, r.blocks[b], labels, 'attention', r.blocks[b].attention_output, 'input', 'after_attention'),
-  feed_forward_add: (r, b, labels) => addView(r, r.blocks[b], labels, 'the feed-forward', r.blocks[b].feed_forward_output, 'after_attention', 'output'),
+  attention_add: (r, b, labels) => addView(r, r.blocks[b], labels, 'attention', r.blocks[b].attention_output, 'input', 'after_attention_add'),
+  feed_forward_add: (r, b, labels) => addView(r, r.blocks[b], labels, 'the feed-forward', r.blocks[b].feed_forward_output, 'after_attention', 'after_feed_forward_add'),
   attention_norm: (r, b, labels) => normView(r.blocks[b].ln_1, r.symbols, labels, `ln_1 of block ${b}`),
   feed_forward_norm: (r, b, labels) => normView(r.blocks[b].ln_2, r.symbols, labels, `ln_2 of block ${b}`),
   final_norm: (r, b, labels) => normView(r.ln_f, r.symbols, labels, 'ln_f'),
@@ -132,6 +139,7 @@ export function anatomyLive({ uid, lib }) {
   const block = h('select', { id: blockId });
   const blockControl = h('span', { class: 'block-choice' }, h('label', { htmlFor: blockId }, 'Block'), ' ', block);
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const unknown = h('p', { class: 'muted unknown', role: 'status' });
   const title = h('h4', {});
   const body = h('div', { class: 'live-body' });
   const attention = attentionView();
@@ -142,9 +150,11 @@ export function anatomyLive({ uid, lib }) {
     h('h3', {}, 'Live: the shipped TinyGPT reading your text'),
     h('div', { class: 'controls' }, h('label', { htmlFor: textId }, 'Text'), input, blockControl),
     error,
+    unknown,
     title,
     body,
   );
+  let drawn = ''; // what is on show: part, text and block (the diagram re-selects on every T step)
 
   const ensureModel = () => {
     if (model) return true;
@@ -162,6 +172,12 @@ export function anatomyLive({ uid, lib }) {
 
   const draw = () => {
     if (!key || !ensureModel()) return;
+    const showing = [key, input.value, block.value].join('\u0000');
+    if (showing === drawn) {
+      error.hidden = true; // back to what is on show: no problem to report
+      error.textContent = '';
+      return;
+    }
     const view = VIEWS[key];
     blockControl.hidden = !PER_BLOCK.has(key);
     if (!view && key !== 'attention' && key !== 'scores') {
@@ -179,6 +195,10 @@ export function anatomyLive({ uid, lib }) {
     }
     error.hidden = true;
     error.textContent = '';
+    drawn = showing;
+    unknown.textContent = r.unknown.length
+      ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${r.unknown.map((t) => `position ${t + 1}`).join(', ')}.`
+      : '';
     const b = Number(block.value) || 0;
     title.textContent = `For "${r.symbols.map(showChar).join('')}" (${formatInteger(r.ids.length)} positions)${PER_BLOCK.has(key) && key !== 'attention' && key !== 'scores' ? `, block ${b}` : ''}`;
     if (key === 'attention' || key === 'scores') {

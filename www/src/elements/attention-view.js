@@ -13,8 +13,8 @@
 //   view.update(result)     // CharModel.attention(text)'s result; keeps the query and head chosen
 
 import { h } from './base.js';
-import { LEVELS, levelClass, paletteCss } from '../charts/heatmap.js';
-import { attentionMapLayout, scoreMapLayout, strongestKeys, weightLevel } from '../charts/attention-map.js';
+import { paletteCss } from '../charts/heatmap.js';
+import { attentionMapLayout, scoreMapLayout, strongestKeys, weightClass, weightLevel, weightPaletteCss } from '../charts/attention-map.js';
 import { mapCanvas, stripCanvas } from '../charts/map-canvas.js';
 import { formatDecimal, formatFixed, formatInteger } from '../format.js';
 import { showChar } from './heatmap-figure.js';
@@ -27,7 +27,7 @@ const FOCUS_CELL = 16;
 /** The maps' styles; their colours are set on a container of class attention-maps. */
 export const ATTENTION_CSS = `
 .attention-maps {
-  --_positive: var(--tb-attention-weight, var(--_attention));
+  --_weight: var(--tb-attention-weight, var(--_attention));
   --_heat-zero: var(--_bg);
 }
 /* Scores are signed: the heatmaps' diverging colours. */
@@ -43,7 +43,7 @@ figure { margin: 0; }
 .head-button { min-height: 1.75rem; padding: 0 0.5rem; font-size: 0.9rem; }
 .head-button[aria-pressed="true"] { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); font-weight: 600; }
 .map-box { margin-top: 0.25rem; }
-.map-box canvas { display: block; touch-action: none; }
+.map-box canvas { display: block; }
 .map-box canvas:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .map-fg { color: var(--_fg); }
 .map-muted { color: var(--_muted); }
@@ -63,6 +63,7 @@ figure { margin: 0; }
 .tables th, .tables td { padding: 0.1rem 0.3rem; white-space: nowrap; }
 .stale { color: var(--_muted); font-style: italic; }
 ${paletteCss()}
+${weightPaletteCss()}
 `;
 
 
@@ -86,7 +87,7 @@ const GUTTER = { left: 16, top: 14 };
  * without a layout.
  */
 function mapFrame(cell, attrs, scope = '') {
-  const map = mapCanvas(attrs, LEVELS);
+  const map = mapCanvas(attrs);
   const box = h('div', { class: `map-box ${scope}` }, map.canvas);
   let spec = null;
   return {
@@ -106,11 +107,13 @@ function mapFrame(cell, attrs, scope = '') {
 
 /** One head's map, its slider semantics and its row of text. */
 function headMap(block, head, view) {
-  const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false' }, `Head ${head}`);
-  const map = mapFrame(CELL, { class: 'weights', role: 'slider', tabindex: 0, 'aria-valuemin': 1 });
+  // The button is for the pointer; from the keyboard, Enter on the map picks its head.
+  const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false', 'aria-label': `Block ${block}, head ${head}`, tabindex: -1 }, `Head ${head}`);
+  // One Tab stop a block (roving tabindex): the block's current map; ← and → move to the next head's.
+  const map = mapFrame(CELL, { class: 'weights', role: 'slider', tabindex: head === 0 ? 0 : -1, 'aria-valuemin': 1 });
   const el = map.canvas;
   const figure = h('figure', { class: 'head-map', dataset: { block, head } }, h('figcaption', {}, button), map.box);
-  const strip = stripCanvas({ class: 'key-chars', 'aria-hidden': 'true' }, LEVELS);
+  const strip = stripCanvas({ class: 'key-chars', 'aria-hidden': 'true' });
   // The weights themselves are in the map's value text and the tables; the strip is their picture.
   const stripLine = h('p', { class: 'strip', dataset: { block, head }, 'aria-hidden': 'true' }, h('span', { class: 'strip-label' }, `Head ${head}`), h('span', { class: 'strip-box' }, strip.canvas));
   let rows = [];
@@ -121,9 +124,12 @@ function headMap(block, head, view) {
   el.addEventListener('keydown', (e) => {
     const n = rows.length;
     const t = view.query;
-    const moves = { ArrowUp: t - 1, ArrowLeft: t - 1, ArrowDown: t + 1, ArrowRight: t + 1, Home: 0, End: n - 1, PageUp: t - 5, PageDown: t + 5 };
+    // The rows run down the map: ↑ is the query before, ↓ the one after.
+    const moves = { ArrowUp: t - 1, ArrowDown: t + 1, Home: 0, End: n - 1, PageUp: t - 5, PageDown: t + 5 };
     if (e.key in moves) {
       view.setQuery(Math.max(0, Math.min(n - 1, moves[e.key])));
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      view.focusHead(block, head + (e.key === 'ArrowLeft' ? -1 : 1));
     } else if (e.key === 'Enter' || e.key === ' ') {
       view.choose(block, head);
     } else {
@@ -135,8 +141,10 @@ function headMap(block, head, view) {
     const box = el.getBoundingClientRect();
     return Math.max(0, Math.min(rows.length - 1, Math.floor((e.clientY - box.top - GUTTER.top) / CELL)));
   };
+  // A mouse chooses the query by hovering; a click (or a tap, which leaves scrolling to the page)
+  // chooses it and the head.
   el.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && rows.length && view.setQuery(rowAt(e)));
-  el.addEventListener('pointerdown', (e) => {
+  el.addEventListener('click', (e) => {
     if (!rows.length) return;
     view.setQuery(rowAt(e));
     view.choose(block, head);
@@ -151,10 +159,10 @@ function headMap(block, head, view) {
       const layout = attentionMapLayout({ n, weights: r.weights.data, offset: (block * r.heads + head) * n * n, cell: CELL });
       rows = layout.rows;
       const labels = r.symbols.map(showChar);
-      map.update(labels, layout, r.context, view.query, { masked: layout.masked });
+      map.update(labels, layout, r.longest_text, view.query, { masked: layout.masked });
       el.setAttribute('aria-valuemax', n);
       texts = labels;
-      context = r.context;
+      context = r.longest_text;
       this.showQuery(r);
     },
     /** Mark the chosen query: its row on the map, its weights over the text. */
@@ -167,7 +175,15 @@ function headMap(block, head, view) {
       el.setAttribute('aria-valuenow', t + 1);
       el.setAttribute('aria-valuetext', `query ${t + 1} of ${rows.length}, "${showChar(r.symbols[t])}": most weight on ${say}`);
       el.setAttribute('aria-label', `Block ${block}, head ${head}: attention weights; choose the query position`);
-      strip.draw({ texts, context, cell: CELL, gutter: GUTTER, bars: texts.map((_, k) => (k <= t ? levelClass(weightLevel(row[k], LEVELS)) : null)), marked: t });
+      strip.draw({ texts, context, cell: CELL, gutter: GUTTER, bars: texts.map((_, k) => (k <= t ? weightClass(weightLevel(row[k])) : null)), marked: t });
+    },
+    /** Make this map its block's Tab stop (and focus it). */
+    takeFocus() {
+      el.tabIndex = 0;
+      el.focus();
+    },
+    leaveFocus() {
+      el.tabIndex = -1;
     },
     setChosen(on) {
       button.setAttribute('aria-pressed', String(on));
@@ -232,8 +248,8 @@ function focusPanel() {
       const labels = r.symbols.map(showChar);
       const sl = scoreMapLayout({ n, scores: r.scores.data, offset, cell: FOCUS_CELL });
       const wl = attentionMapLayout({ n, weights: r.weights.data, offset, cell: FOCUS_CELL });
-      scores.update(labels, sl, r.context, t, { dimmed: sl.maskedCells, masked: wl.masked });
-      weights.update(labels, wl, r.context, t, { masked: wl.masked });
+      scores.update(labels, sl, r.longest_text, t, { dimmed: sl.maskedCells, masked: wl.masked });
+      weights.update(labels, wl, r.longest_text, t, { masked: wl.masked });
       const row = r.scores.data.subarray(offset + t * n, offset + t * n + t + 1);
       const best = strongestKeys(wl.rows[t])[0];
       setText(title, `Block ${block}, head ${head}`);
@@ -262,6 +278,13 @@ export function attentionView() {
       view.query = t;
       blocks.forEach((b) => b.showQuery(result));
       view.showFocus();
+    },
+    /** Move the keyboard to head `head`'s map of block `block` (if there is one). */
+    focusHead(block, head) {
+      const maps = blocks[block]?.maps;
+      if (!maps || head < 0 || head >= maps.length) return;
+      maps.forEach((m, j) => j !== head && m.leaveFocus());
+      maps[head].takeFocus();
     },
     choose(block, head) {
       view.chosen = { block, head };

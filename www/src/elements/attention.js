@@ -17,7 +17,7 @@
 
 import { TbElement, h, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { LEVELS } from '../charts/heatmap.js';
+import { WEIGHT_CLASSES } from '../charts/attention-map.js';
 import { clipText, parseWhole } from '../attributes.js';
 import { MODEL_LABELS, makeModel } from '../train/models.js';
 import { latestTrained } from '../train/trained.js';
@@ -84,22 +84,32 @@ class TbAttention extends TbElement {
     const summary = h('p', { class: 'result' });
     const view = attentionView();
     const output = h('div', { class: 'output attention-maps' }, summary, legend(), ...view.nodes);
-    let shown = null; // the text the maps show
+    let shown = null; // what the maps show: { text, model }
 
+    /** The problem, and (when there are maps) which text and model they still show. */
+    const fail = (err) => {
+      error.textContent = errorText(err);
+      error.hidden = false;
+      stale.hidden = shown === null;
+      stale.textContent = shown === null ? '' : `The maps still show "${clipText(shown.text)}", read by ${clipText(shown.model, 60)}.`;
+      output.hidden = shown === null;
+    };
+    // A new model is made before the one it replaces is freed: one that cannot be made leaves the
+    // widget running the last.
     const load = () => {
-      this.#model?.free();
-      this.#model = null;
+      let next;
       try {
-        this.#model = makeModel(lib, select.value, seed, page);
+        next = makeModel(lib, select.value, seed, page);
       } catch (err) {
-        error.textContent = errorText(err);
-        error.hidden = false;
+        fail(err);
         return false;
       }
+      this.#model?.free();
+      this.#model = next;
       const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
-      const info = this.#model.info();
+      const info = next.info();
       note.textContent = modelNote(info, latestTrained(), from, select.value);
-      help.textContent = `1 to ${formatInteger(info.context)} characters`;
+      help.textContent = `1 to ${formatInteger(info.longest_text)} characters`;
       return true;
     };
     const run = () => {
@@ -108,22 +118,18 @@ class TbAttention extends TbElement {
       try {
         r = this.#model.attention(input.value);
       } catch (err) {
-        error.textContent = errorText(err);
-        error.hidden = false;
-        stale.hidden = shown === null;
-        stale.textContent = shown === null ? '' : `The maps still show "${clipText(shown)}", the last text the model could read.`;
-        output.hidden = shown === null;
-        return;
+        return fail(err);
       }
       error.hidden = true;
       error.textContent = '';
       stale.hidden = true;
       stale.textContent = '';
       output.hidden = false;
-      shown = r.symbols.join('');
+      shown = { text: r.symbols.join(''), model: select.selectedOptions[0]?.textContent ?? '' };
       view.update(r);
       const T = r.ids.length;
-      summary.textContent = `"${r.symbols.map(showChar).join('')}": ${formatInteger(T)} position${T === 1 ? '' : 's'}, ${r.layers} block${r.layers === 1 ? '' : 's'} of ${r.heads} heads. Rows are queries, columns keys; a query sees itself and the characters before it.`;
+      const plural = (n, word) => `${formatInteger(n)} ${word}${n === 1 ? '' : 's'}`;
+      summary.textContent = `"${r.symbols.map(showChar).join('')}": ${plural(T, 'position')}, ${plural(r.layers, 'block')} of ${plural(r.heads, 'head')}. Rows are queries, columns keys; a query sees itself and the characters before it.`;
       unknown.textContent = r.unknown.length
         ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${r.unknown.map((t) => `position ${t + 1}`).join(', ')}.`
         : '';
@@ -148,7 +154,7 @@ class TbAttention extends TbElement {
 
 /** The key: darker is more weight, on one scale for every map. */
 function legend() {
-  return rampLegend(0, LEVELS, 'weight 0', '1, one scale for every map. Dashed: the masked triangle, the keys after each query.');
+  return rampLegend(WEIGHT_CLASSES, 'weight 0', '1, one scale for every map (any weight above 0 is at least the palest). Dashed: the masked triangle, the keys after each query.');
 }
 
 customElements.get('tb-attention') || customElements.define('tb-attention', TbAttention);

@@ -79,16 +79,16 @@ export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null,
   );
 }
 
-/** A colour key: `low`, a swatch of each level from `from` to `to`, `high`, then any `notes`. */
-export function rampLegend(from, to, low, high, ...notes) {
-  const ramp = [];
-  for (let level = from; level <= to; level++) ramp.push(h('span', { class: levelClass(level) }));
+/** A colour key: `low`, a swatch of each palette class of `classes` in order, `high`, then any `notes`. */
+export function rampLegend(classes, low, high, ...notes) {
+  const ramp = classes.map((cls) => h('span', { class: cls }));
   return h('div', { class: 'legend' }, h('span', {}, low), h('span', { class: 'ramp', 'aria-hidden': 'true' }, ramp), h('span', {}, high), notes.map((n) => h('span', {}, n)));
 }
 
 /** The colour key: a ramp from negative through zero to positive. */
 export function heatmapLegend() {
-  return rampLegend(-LEVELS, LEVELS, 'negative', 'positive', '(0 is the background colour; each map is scaled to its own largest magnitude)');
+  const levels = Array.from({ length: 2 * LEVELS + 1 }, (_, i) => levelClass(i - LEVELS));
+  return rampLegend(levels, 'negative', 'positive', '(0 is the background colour; each map is scaled to its own largest magnitude)');
 }
 
 /** A character as the page shows it: space, newline and "everything else" made visible. */

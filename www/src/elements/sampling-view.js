@@ -30,11 +30,14 @@ export const SAMPLING_CSS = `
 .sampling caption { text-align: left; font-weight: 600; }
 `;
 
-/** A number field's value for the library: a number, NaN for text that is none, null when blank. */
-function numberOf(input) {
+/**
+ * A number field's value for the library: a number, null when blank; what the browser could not read
+ * as a number ("-", "1e", letters: the field then reports an empty value) throws, naming the field.
+ */
+function numberOf(input, label) {
+  if (input.validity?.badInput) throw new Error(`${label}: that is not a number; type a number, such as 0.8`);
   const text = input.value.trim();
-  if (text === '' && !input.validity?.badInput) return null;
-  return Number(text);
+  return text === '' ? null : Number(text);
 }
 
 /** A cell with a bar as long as `share` and its percentage. */
@@ -67,7 +70,11 @@ export function samplingView({ uid, settings, model, text }) {
   const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
 
   /** The settings as the library takes them: temperature, then top-k and top-p (undefined: all). */
-  const values = () => [numberOf(temperature.input) ?? NaN, numberOf(topK.input) ?? undefined, numberOf(topP.input) ?? undefined];
+  const values = () => [
+    numberOf(temperature.input, 'Temperature') ?? NaN,
+    numberOf(topK.input, 'Top-k') ?? undefined,
+    numberOf(topP.input, 'Top-p') ?? undefined,
+  ];
   const fail = (err) => {
     error.textContent = errorText(err);
     error.hidden = false;
@@ -106,7 +113,13 @@ export function samplingView({ uid, settings, model, text }) {
     kept.textContent = `${formatInteger(d.kept_count)} of ${formatInteger(V)} characters kept; the ${formatInteger(SHOWN)} likeliest are listed.`;
   };
 
-  for (const f of [temperature, topK, topP]) f.input.addEventListener('input', refresh);
+  // New settings: the distribution follows, and text written with the old ones goes.
+  for (const f of [temperature, topK, topP]) {
+    f.input.addEventListener('input', () => {
+      written.hidden = true;
+      refresh();
+    });
+  }
   button.addEventListener('click', () => {
     const m = model();
     if (!m) return;

@@ -24,9 +24,9 @@ import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
 import { SAMPLING_CSS, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
+import { clipText, parseWhole } from '../attributes.js';
 
 const samplingSheet = sheet(SAMPLING_CSS);
-import { clipText, parseWhole } from '../attributes.js';
 
 const DEFAULT_TEXT = 'the residual';
 

@@ -11,7 +11,7 @@ pub fn inspect(model: &TinyGpt, vocab: &Vocabulary, text: &str) -> Result<String
     if !r.unknown.is_empty() {
         let at: Vec<String> = r.unknown.iter().map(|t| t.to_string()).collect();
         eprintln!(
-            "tblock inspect: the character{} at position{} {} {} not in the vocabulary: read as the catch-all symbol U+FFFD",
+            "tblock inspect: the character{} at position{} {} (counting from 0, as `unknown` does) {} not in the vocabulary: read as the catch-all symbol U+FFFD",
             if at.len() == 1 { "" } else { "s" },
             if at.len() == 1 { "" } else { "s" },
             at.join(", "),
