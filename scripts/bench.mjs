@@ -225,7 +225,7 @@ console.log('Interaction: main-thread time per input event, every slider swept')
 table(['condition', 'sliders', 'events', 'p50', 'p95', 'max', 'long tasks'], results.interaction.map((i) => [i.condition, i.sliders, i.events, ms(i.p50_ms), ms(i.p95_ms), ms(i.max_ms), i.long_tasks]));
 table(['slider (page idle)', 'events', 'p50', 'p95', 'max'], results.interaction[0].by_slider.map((s) => [`${s.widget}: ${s.slider}`, s.events, ms(s.p50_ms), ms(s.p95_ms), ms(s.max_ms)]));
 const t = results.typing;
-console.log(`Typing: main-thread time per input event into <${t.widget}>'s text field, ${t.model} model (${t.maps} maps redrawn)`);
+console.log(`Typing: main-thread time per input event into <${t.widget}>'s text field, ${t.model} model (${t.maps} maps; those on screen painted at once, the rest as they scroll in)`);
 table(['events', 'p50', 'p95', 'max'], [[t.events, ms(t.p50_ms), ms(t.p95_ms), ms(t.max_ms)]]);
 console.log('TinyGPT (median time of one run)');
 table(['workload', 'where', 'time', 'tokens/s', 'GFLOP/s'], results.tinygpt.flatMap((w) => w.rows.map((r) => [w.name, r.where, ms(r.ms), Math.round(r.tokens_per_second).toLocaleString('en-US'), r.gflops.toFixed(2)])));

@@ -1,4 +1,4 @@
-// Square maps and text strips drawn on <canvas>: a map's cells filled by palette class (the layout
+// Square maps and text strips drawn on <canvas> (painted when on screen): a map's cells filled by palette class (the layout
 // of attention-map.js), a dashed outline (the masked triangle), a
 // frame, one marked row, and the characters along the top and down the side; a strip is the text with
 // a bar under each character in the shade of its weight. A canvas redraws without laying anything
@@ -126,6 +126,33 @@ function canvasOf(attrs) {
   };
 }
 
+// Which canvases are on (or near) the screen. A map off screen is not painted when its spec changes,
+// only marked; it is painted when it scrolls into view (what content-visibility: auto does for a
+// box), so typing pays for the maps a reader can see. Until the observer has said, a canvas counts
+// as on screen.
+const offScreen = new WeakSet();
+const stale = new WeakMap(); // canvas -> its paint, waiting for the canvas to come into view
+let observer = null;
+function watch(canvas) {
+  if (typeof IntersectionObserver !== 'function') return;
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) {
+          offScreen.add(e.target);
+          continue;
+        }
+        offScreen.delete(e.target);
+        const paint = stale.get(e.target);
+        stale.delete(e.target);
+        paint?.();
+      }
+    },
+    { rootMargin: '50% 0px' },
+  );
+  observer.observe(canvas);
+}
+
 /**
  * A canvas drawn from a spec by `paint(spec, palette)`, drawn again when the colour scheme changes:
  * { canvas, draw(spec), redraw() }. Whoever draws holds it (the colour-scheme list holds it weakly).
@@ -133,11 +160,16 @@ function canvasOf(attrs) {
 function redrawable(canvas, paint) {
   let palette = null;
   let last = null;
+  const now = () => {
+    palette ??= readPalette(canvas.parentNode);
+    paint(last, palette);
+  };
   const draw = (spec) => {
     last = spec;
     if (!canvas.isConnected) return queueMicrotask(() => canvas.isConnected && last === spec && draw(spec));
-    palette ??= readPalette(canvas.parentNode);
-    paint(spec, palette);
+    if (offScreen.has(canvas)) return stale.set(canvas, now);
+    stale.delete(canvas);
+    now();
   };
   const it = {
     canvas,
@@ -148,6 +180,7 @@ function redrawable(canvas, paint) {
     },
   };
   follow(it);
+  watch(canvas);
   return it;
 }
 
