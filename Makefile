@@ -48,7 +48,7 @@ setup:
 wasm:
 	$(call stage,'wasm: release build into www/pkg/')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
-	wasm-pack build $(CRATE) --release --target web --out-dir ../www/pkg --no-typescript --no-pack
+	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
 	@ls -l www/pkg/*.wasm
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
@@ -92,7 +92,7 @@ endef
 
 weights:
 	$(call stage,'weights: crate/data/tiny-gpt and crate/data/tiny-gpt-6x16 (tblock train)')
-	cargo build --profile bench --bin tblock
+	cargo build --release --bin tblock
 	$(call train-model,crate/data/tiny-gpt,$(WEIGHTS_SETTINGS))
 	$(call train-model,crate/data/tiny-gpt-6x16,$(DEEP_WEIGHTS_SETTINGS))
 

@@ -28,6 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ROOT, launchChromium, startServer } from './browser.mjs';
 import { sweepSliders, typeInto, widgetsRendered } from './bench-in-page.mjs';
+import { torchPeers } from './torch-peers.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
 
 const quick = process.argv.includes('--quick');
@@ -173,29 +174,18 @@ try {
   server.stop();
 }
 
-// 5. Peers.
-const python = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');
-let torchOk = false;
-if (existsSync(python)) {
-  try {
-    run(python, ['-c', 'import torch']);
-    torchOk = true;
-  } catch {
-    // a venv without torch
-  }
+// 5. Peers: PyTorch written three ways (scripts/torch-peers.mjs).
+const peers = torchPeers({ quick });
+for (const r of peers.rows) {
+  if (r.error) continue;
+  const where = `PyTorch ${r.torch} ${r.label}`;
+  const ms = { 'forward-5': r.forward_T5_us / 1000, 'forward-16': r.forward_T16_us / 1000, 'train-step': r.train_step_16x16_ms };
+  for (const w of results.tinygpt) w.rows.push(timing(w, where, ms[w.name]));
 }
-if (torchOk) {
-  for (const threads of [...new Set([1, cpus().length])]) {
-    log(`PyTorch eager, ${threads} thread(s)`);
-    const r = JSON.parse(run(python, [join(ROOT, 'tests', 'reference', 'train_reference.py'), '--bench', '--threads', String(threads), ...(quick ? ['--quick'] : [])]));
-    const where = `PyTorch ${r.torch} eager, ${threads} thread${threads > 1 ? 's' : ''}`;
-    const ms = { 'forward-5': r.forward_T5_us / 1000, 'forward-16': r.forward_T16_us / 1000, 'train-step': r.train_step_16x16_ms };
-    for (const w of results.tinygpt) w.rows.push(timing(w, where, ms[w.name]));
-  }
-  results.peers.push({ peer: 'PyTorch eager (float32, the same TinyGPT: tests/reference/train_reference.py)', status: 'measured' });
-} else {
-  results.peers.push({ peer: 'PyTorch eager', status: 'skipped: no tests/reference/.venv with torch (tests/reference/README.md says how to make one)' });
-}
+results.peers.push({
+  peer: 'PyTorch (float32, the same TinyGPT: tests/reference/train_reference.py): eager with attention by hand, eager with scaled_dot_product_attention, and torch.compile',
+  status: peers.available ? peers.rows.map((r) => `${r.label}: ${r.error ? `failed (${r.error})` : 'measured'}`).join('; ') : peers.note,
+});
 for (const peer of ['onnxruntime-web', '@huggingface/transformers']) {
   const installed = existsSync(join(ROOT, 'node_modules', peer));
   results.peers.push({ peer, status: installed ? 'installed but not wired in yet' : 'skipped: not installed here (it is not a dependency of this project, and a run must not fetch anything)' });

@@ -109,7 +109,20 @@ def layer_norm(x, p, name, eps):
     return F.layer_norm(x, (x.shape[-1],), p[f"{name}.weight"], p[f"{name}.bias"], eps)
 
 
-def attention(x, p, prefix, n_head):
+def causal_by_hand(q, k, v):
+    """Scores, the causal mask and the softmax written out: the weighted sum of values [B, h, T, hd]."""
+    T = q.shape[-2]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    mask = torch.ones(T, T, dtype=torch.bool).tril()
+    return scores.masked_fill(~mask, float("-inf")).softmax(dim=-1) @ v
+
+
+def causal_sdpa(q, k, v):
+    """The same through `F.scaled_dot_product_attention` (what a PyTorch user writes)."""
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def attention(x, p, prefix, n_head, core=causal_by_hand):
     """Causal multi-head self-attention; Conv1D weights are [in, out]."""
     B, T, d = x.shape
     qkv = x @ p[f"{prefix}.c_attn.weight"]
@@ -117,14 +130,15 @@ def attention(x, p, prefix, n_head):
         qkv = qkv + p[f"{prefix}.c_attn.bias"]
     q, k, v = qkv.split(d, dim=-1)
     q, k, v = (t.view(B, T, n_head, d // n_head).transpose(1, 2) for t in (q, k, v))  # [B, h, T, hd]
-    scores = q @ k.transpose(-2, -1) / math.sqrt(d // n_head)
-    mask = torch.ones(T, T, dtype=torch.bool).tril()
-    weights = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)
-    y = (weights @ v).transpose(1, 2).reshape(B, T, d)
+    y = core(q, k, v).transpose(1, 2).reshape(B, T, d)
     y = y @ p[f"{prefix}.c_proj.weight"]
     if f"{prefix}.c_proj.bias" in p:
         y = y + p[f"{prefix}.c_proj.bias"]
     return y
+
+
+def attention_sdpa(x, p, prefix, n_head):
+    return attention(x, p, prefix, n_head, causal_sdpa)
 
 
 def feed_forward(x, p, prefix):
@@ -132,20 +146,22 @@ def feed_forward(x, p, prefix):
     return h @ p[f"{prefix}.c_proj.weight"] + p[f"{prefix}.c_proj.bias"]
 
 
-def loss_of(p, config, norm, ids, targets):
-    """Mean cross-entropy of the next symbol at every position, in nats."""
+def loss_of(p, config, norm, ids, targets, attend=None):
+    """Mean cross-entropy of the next symbol at every position, in nats (`attend`: the attention, by
+    default the hand-written one)."""
+    attend = attend or attention
     eps, n_head = float(config["layer_norm_epsilon"]), int(config["n_head"])
-    ids, targets = torch.tensor(ids), torch.tensor(targets)
+    ids, targets = torch.as_tensor(ids), torch.as_tensor(targets)
     T = ids.shape[1]
     x = p["wte.weight"][ids] + p["wpe.weight"][:T]
     n_layer = sum(1 for k in p if k.endswith(".ln_1.weight"))
     for i in range(n_layer):
         b = f"h.{i}"
         if norm == "pre":
-            x = x + attention(layer_norm(x, p, f"{b}.ln_1", eps), p, f"{b}.attn", n_head)
+            x = x + attend(layer_norm(x, p, f"{b}.ln_1", eps), p, f"{b}.attn", n_head)
             x = x + feed_forward(layer_norm(x, p, f"{b}.ln_2", eps), p, f"{b}.mlp")
         else:
-            x = layer_norm(x + attention(x, p, f"{b}.attn", n_head), p, f"{b}.ln_1", eps)
+            x = layer_norm(x + attend(x, p, f"{b}.attn", n_head), p, f"{b}.ln_1", eps)
             x = layer_norm(x + feed_forward(x, p, f"{b}.mlp"), p, f"{b}.ln_2", eps)
     logits = layer_norm(x, p, "ln_f", eps) @ p["wte.weight"].T  # the tied head
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
@@ -318,19 +334,25 @@ def write_transformers_logits(model_dir: Path) -> None:
     print(f"transformers loaded {model_dir} with nothing missing; logits of {len(cases)} inputs written")
 
 
-def bench(threads: int, quick: bool = False) -> None:
-    """PyTorch eager, float32: a training step at 16 x 16 and forward passes, on `threads` threads."""
+def bench(threads: int, quick: bool = False, attend: str = "manual", compile_: bool = False) -> None:
+    """PyTorch eager, float32: a training step at 16 x 16 and forward passes, on `threads` threads.
+    `attend`: "manual" (attention written out, as the fixtures' reference) or "sdpa"
+    (`F.scaled_dot_product_attention`); `compile_`: the loss through `torch.compile` (inductor)."""
     torch.set_num_threads(threads)
     p, config = load_params(torch.float32)
     opt = optimizer(p)
     g = torch.Generator().manual_seed(0)
-    ids = torch.randint(0, 50, (16, 17), generator=g).tolist()
-    x, y = [r[:16] for r in ids], [r[1:] for r in ids]
+    ids = torch.randint(0, 50, (16, 17), generator=g)
+    x, y = ids[:, :16], ids[:, 1:]
+    fn = attention_sdpa if attend == "sdpa" else attention
+    loss = lambda xs, ys: loss_of(p, config, "pre", xs, ys, fn)
+    if compile_:
+        loss = torch.compile(loss)
 
     def step():
         opt.zero_grad()
-        loss = loss_of(p, config, "pre", x, y)
-        loss.backward()
+        value = loss(x, y)
+        value.backward()
         torch.nn.utils.clip_grad_norm_(list(p.values()), 1.0)
         opt.step()
 
@@ -348,11 +370,13 @@ def bench(threads: int, quick: bool = False) -> None:
     n_step, n_forward = (20, 50) if quick else (300, 1000)
     step_s = timed(step, n_step)
     with torch.no_grad():
-        fwd16 = timed(lambda: loss_of(p, config, "pre", [x[0]], [y[0]]), n_forward)
-        fwd5 = timed(lambda: loss_of(p, config, "pre", [x[0][:5]], [y[0][:5]]), n_forward)
+        fwd16 = timed(lambda: loss(x[:1], y[:1]), n_forward)
+        fwd5 = timed(lambda: loss(x[:1, :5], y[:1, :5]), n_forward)
     print(json.dumps({
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
+        "attention": attend,
+        "compiled": compile_,
         "train_step_16x16_ms": step_s * 1e3,
         "train_tokens_per_second": 256 / step_s,
         "forward_T16_us": fwd16 * 1e6,
@@ -367,10 +391,13 @@ def main() -> None:
     parser.add_argument("--bench", action="store_true", help="time PyTorch eager on this machine")
     parser.add_argument("--quick", action="store_true", help="with --bench: few repetitions (a smoke run)")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads(), help="threads for --bench (default: PyTorch's)")
+    parser.add_argument("--attention", choices=["manual", "sdpa"], default="manual",
+                        help="with --bench: attention written out (manual) or F.scaled_dot_product_attention (sdpa)")
+    parser.add_argument("--compile", action="store_true", help="with --bench: the loss through torch.compile")
     args = parser.parse_args()
     torch.manual_seed(0)
     if args.bench:
-        bench(args.threads, args.quick)
+        bench(args.threads, args.quick, args.attention, args.compile)
     elif args.transformers:
         write_transformers_logits(args.transformers.resolve())
     elif args.experiments:
