@@ -240,6 +240,15 @@ fn a_model_takes_any_text_and_any_numbers() {
         );
         check("CharModel::inspect", model.inspect(&p.text()));
         check("CharModel::attention", model.attention(&p.text()));
+        let (what, mode) = (["loss", "stream", ""][p.below(3)], ["intact", "removed", "overwritten"][p.below(3)]);
+        let what = if p.below(4) == 0 { p.text() } else { what.to_string() };
+        if model
+            .begin_measure(&what, mode, p.number(), p.optional_text().map(|t| t.chars().take(300).collect()))
+            .is_ok()
+        {
+            check("CharModel::measure_step", model.measure_step(p.number()));
+        }
+        check("CharModel::measure_step", model.measure_step(p.number()));
         let (top_k, top_p) = (p.optional_number(), p.optional_number());
         check("CharModel::next_distribution", model.next_distribution(&p.text(), p.number(), top_k, top_p));
         check(

@@ -140,6 +140,45 @@ fn the_six_block_model_takes_blocks_out_one_configuration_a_call() {
 }
 
 #[wasm_bindgen_test]
+fn a_measurement_in_slices_finds_what_one_call_finds() {
+    let mut model = CharModel::six_blocks().map_err(JsValue::from).unwrap();
+    let finish = |model: &mut CharModel, budget: f64| -> (JsValue, usize) {
+        let mut steps = 0;
+        loop {
+            let step = model.measure_step(budget).map_err(JsValue::from).unwrap();
+            steps += 1;
+            if field(&step, "done").as_bool().unwrap() {
+                return (field(&step, "found"), steps);
+            }
+            assert!(field(&step, "found").is_null());
+        }
+    };
+    let whole = field(&model.loss("removed", 2.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
+    model.begin_measure("loss", "removed", 2.0, None).map_err(JsValue::from).unwrap();
+    // A budget of 0 still measures a window a step: the held-out text's ~100 windows take ~100 steps.
+    let (found, steps) = finish(&mut model, 0.0);
+    assert!(steps > 50, "{steps} steps");
+    let sliced = field(&found, "loss").as_f64().unwrap();
+    assert!((sliced - whole).abs() < 1e-9, "{sliced} {whole}");
+    let stream = model.stream(None).map_err(JsValue::from).unwrap();
+    model.begin_measure("stream", "", 0.0, None).map_err(JsValue::from).unwrap();
+    let (found, _) = finish(&mut model, 1e9);
+    assert_eq!(
+        js_sys::JSON::stringify(&found).unwrap().as_string(),
+        js_sys::JSON::stringify(&stream).unwrap().as_string()
+    );
+    // What may not be measured says what may.
+    assert!(message(model.measure_step(8.0).err().unwrap()).contains("call begin_measure first"));
+    assert!(message(model.begin_measure("speed", "", 0.0, None).err().unwrap()).contains("choose loss or stream"));
+    assert!(message(model.begin_measure("loss", "sideways", 0.0, None).err().unwrap())
+        .contains("choose intact, removed or overwritten"));
+    assert_eq!(
+        message(model.begin_measure("loss", "removed", 6.0, None).err().unwrap()),
+        "block 6 is out of range: the model has blocks 0 to 5"
+    );
+}
+
+#[wasm_bindgen_test]
 fn the_race_settings_and_verdict_come_from_the_library() {
     use transformer_block::web::{norm_race_settings, norm_race_verdict};
     let s = norm_race_settings(300.0, 2.0, 100.0).map_err(JsValue::from).unwrap();

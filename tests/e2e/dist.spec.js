@@ -23,12 +23,14 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // checkpoint loader and the fuzzing's fixes (256.2 KB then). Issue 17 (inside TinyGPT: every tensor of
 // a pass, where each head looks, one sampler with top-k and top-p, and the attention maps, the
 // anatomy's live tensors and the sampler's view that show them) took the lesson to 343.7 KB and the
-// wasm to 269.4 KB: 348 and 272 KB. The aim is 300 KB for the lesson and 150 KB for the wasm: what
+// wasm to 269.4 KB: 348 and 272 KB. The experiments measured in a worker, in slices (issue 18: the
+// stepwise measurement in the wasm, CharModel in the worker's bundle): 349.8 and 272.7 KB, so 352
+// and 276 KB. The aim is 300 KB for the lesson and 150 KB for the wasm: what
 // stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
 // module, loaded on need.
-const BUDGET_GZIP = 348 * 1024;
+const BUDGET_GZIP = 352 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
-const WASM_BUDGET_GZIP = 272 * 1024;
+const WASM_BUDGET_GZIP = 276 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
@@ -258,6 +260,33 @@ test.describe('training in what dist/ ships', () => {
   });
 });
 
+test.describe('the experiments in what dist/ ships', () => {
+  const experimentsPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Experiments</title>
+<script src="/transformer-block.js"></script></head><body><tb-ablation></tb-ablation><tb-stream></tb-stream></body></html>`;
+
+  for (const [policy, where] of [
+    [`${STRICT_CSP}; worker-src blob:`, /^Measured in a background worker: the page stays responsive\.$/],
+    [STRICT_CSP, /^Measured on the page itself, in slices of a few milliseconds \(the page does not allow a worker\)\.$/],
+  ]) {
+    test(`the ablation and the stream measure ${policy.includes('worker-src') ? 'in a worker' : 'on the main thread in slices where the policy refuses a worker'}`, async ({ page, context }) => {
+      await serveSite(context, { '/experiments.html': htmlFile(experimentsPage, policy), '/transformer-block.js': bundleFile() });
+      const problems = await watch(page);
+      await page.goto(`${SITE}/experiments.html`);
+      await allRendered(page);
+      const ablation = page.locator('tb-ablation');
+      await expect(ablation.locator('.status')).toContainText('Each loss scores 1,776 held-out positions', { timeout: 30_000 });
+      await expect(ablation.locator('.where')).toHaveText(where);
+      await expect(ablation.locator('.bars .bar')).toHaveCount(6);
+      const stream = page.locator('tb-stream');
+      await expect(stream.locator('.cards li')).toHaveCount(6);
+      await expect(stream.locator('.where')).toHaveText(where);
+      const violations = await page.evaluate(() => window.__tb.violations);
+      expect(violations.every((v) => v.startsWith('worker-src blocked blob'))).toBe(true);
+      expect(problems.filter((p) => !/Content Security Policy|Refused to create a worker/i.test(p))).toEqual([]);
+    });
+  }
+});
+
 test.describe('dist/transformer-block.js embedded in a course page', () => {
   const HOSTILE_CSS = `
     * { all: unset !important; }
@@ -282,7 +311,8 @@ ${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-examp
 
   test('renders every widget under hostile CSS and a strict CSP, with no violation', async ({ page, context }, testInfo) => {
     const requested = await serveSite(context, {
-      '/lesson.html': htmlFile(hostPage(TAGS)),
+      // The README's policy with worker-src blob:, which the experiments' worker (like training's) needs.
+      '/lesson.html': htmlFile(hostPage(TAGS), `${STRICT_CSP}; worker-src blob:`),
       '/transformer-block.js': bundleFile(),
       '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },
     });
@@ -334,7 +364,8 @@ ${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-examp
 
   test("the host's inherited styles (colour, font size) do not reach the widgets' text", async ({ page, context }) => {
     await serveSite(context, {
-      '/lesson.html': htmlFile(hostPage(TAGS)),
+      // The README's policy with worker-src blob:, which the experiments' worker (like training's) needs.
+      '/lesson.html': htmlFile(hostPage(TAGS), `${STRICT_CSP}; worker-src blob:`),
       '/transformer-block.js': bundleFile(),
       '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },
     });

@@ -25,6 +25,9 @@ test('the ablation renders from the shipped weights; the toggle changes the bars
   const widget = page.locator('tb-ablation').first();
   await expect(widget.locator('.status')).toContainText('6 blocks of width 16, 20,384 parameters');
   await expect(widget.locator('.bars .bar')).toHaveCount(6);
+  // Measured off the page's thread, in the page's worker: the same numbers as the library's here.
+  await expect(widget.locator('.where')).toHaveText('Measured in a background worker: the page stays responsive.');
+  await expect(page.locator('tb-stream').first().locator('.where')).toHaveText('Measured in a background worker: the page stays responsive.');
   const lib = await library(page);
   const a = lib.ablation;
   await expect(widget.locator('.bars .line-label')).toHaveText([`intact ${two(a.intact)}`, `uniform ${two(a.uniform)}`]);

@@ -46,15 +46,16 @@ export async function sweepInPage({ selector, values, what }) {
       .filter((m) => visible(m) && m.textContent.trim() !== '')
       .map((m) => ({ shown: clean(m.textContent), whole: clean(m.title || m.textContent) }));
   const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  // Waits until two reads a frame apart agree (a render is a microtask after the change; the
-  // experiments measure over a few tasks), at most `ms`.
+  // Waits until two reads a frame apart agree and the widget is not busy (a render is a microtask
+  // after the change; the experiments measure in a worker), at most `ms`.
   const settle = async (ms = 2_000) => {
     const until = performance.now() + ms;
     let last = snapshot();
     for (;;) {
       await frame();
       const now = snapshot();
-      if (now === last || performance.now() > until) return now;
+      // A widget still measuring (el.busy: the experiments, in the page's worker) has more to show.
+      if ((now === last && !el.busy) || performance.now() > until) return now;
       last = now;
     }
   };

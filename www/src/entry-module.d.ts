@@ -15,6 +15,8 @@ export declare class TbElement extends HTMLElement {
   attributeChangedCallback(name: string, oldValue: string | null, newValue: string | null): void;
   /** Re-render once, after the current batch of attribute changes. */
   update(): void;
+  /** True while the element works towards what it will show (the experiments measuring in the page's worker). */
+  readonly busy: boolean;
   /** Resolves with the time (performance.now()) the element first showed its content or message; it then fires `tb-ready`. */
   readonly rendered: Promise<number>;
 }

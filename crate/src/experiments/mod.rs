@@ -6,6 +6,7 @@
 //!   feed-forward add to it, and how far each block turns it.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
 //! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
+//! - [`measurement`]: a loss or the stream measured a few windows at a time, for the page's tasks.
 //! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
@@ -13,6 +14,7 @@
 pub mod ablation;
 pub mod heads;
 pub mod latency;
+pub mod measurement;
 pub mod quoted;
 pub mod race;
 pub mod stream;

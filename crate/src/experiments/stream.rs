@@ -67,21 +67,48 @@ pub fn median(values: &mut [f64]) -> f64 {
 /// The figures for `ids`, every block intact.
 pub fn stream_stats(model: &mut TrainableGpt, ids: &[usize]) -> Result<StreamStats> {
     check_text(model, ids)?;
-    let (p, d, layers) = (model.shape.context, model.shape.d_model, model.shape.n_layers);
     if model.block_modes.iter().any(|&m| m != BlockMode::Intact) {
         return Err(Error::field("blocks", "the stream is measured on the intact model: put every block back first"));
     }
-    let all: Vec<&[usize]> = windows(ids, p).collect();
-    // Per block: stream, attention, attention fraction, feed-forward, feed-forward fraction, cosine.
-    let mut per_block = vec![[(); 6].map(|_| Vec::<f64>::new()); layers];
-    let mut embedding = Vec::new();
-    let mut inputs = Vec::with_capacity(model.max_batch() * p);
+    let all: Vec<&[usize]> = windows(ids, model.shape.context).collect();
+    let mut acc = StreamAccumulator::new(model.shape.n_layers);
     for group in all.chunks(model.max_batch()) {
-        inputs.clear();
-        group.iter().for_each(|w| inputs.extend_from_slice(&w[..p]));
-        model.forward(&inputs, None, group.len(), p)?;
-        for (i, figures) in per_block.iter_mut().enumerate() {
-            let s = model.block_streams(i).expect("an intact block after a forward pass");
+        acc.add(model, group)?;
+    }
+    Ok(acc.finish())
+}
+
+/// The stream's figures gathered a few windows at a time (so the work can be spread over several
+/// calls), their medians taken at the end.
+#[derive(Debug, Clone)]
+pub struct StreamAccumulator {
+    /// Per block: stream, attention, attention fraction, feed-forward, feed-forward fraction, cosine.
+    per_block: Vec<[Vec<f64>; 6]>,
+    embedding: Vec<f64>,
+    inputs: Vec<usize>,
+}
+
+impl StreamAccumulator {
+    /// For a model of `layers` blocks.
+    pub fn new(layers: usize) -> StreamAccumulator {
+        StreamAccumulator {
+            per_block: vec![[(); 6].map(|_| Vec::new()); layers],
+            embedding: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// Run the windows `group` (at most the model's batch; each P + 1 ids), every block intact, and
+    /// keep every position's figures.
+    pub fn add(&mut self, model: &mut TrainableGpt, group: &[&[usize]]) -> Result<()> {
+        let (p, d) = (model.shape.context, model.shape.d_model);
+        self.inputs.clear();
+        group.iter().for_each(|w| self.inputs.extend_from_slice(&w[..p]));
+        model.forward(&self.inputs, None, group.len(), p)?;
+        for (i, figures) in self.per_block.iter_mut().enumerate() {
+            let s = model.block_streams(i).ok_or_else(|| {
+                Error::field("blocks", "the stream is measured on the intact model: put every block back first")
+            })?;
             for n in 0..group.len() * p {
                 let row = |x: &[f32]| -> Vec<f32> { x[n * d..(n + 1) * d].to_vec() };
                 let (x, after_attn, ffn_in, after_ffn, out) = (
@@ -92,7 +119,7 @@ pub fn stream_stats(model: &mut TrainableGpt, ids: &[usize]) -> Result<StreamSta
                     row(s.output),
                 );
                 if i == 0 {
-                    embedding.push(norm(&x));
+                    self.embedding.push(norm(&x));
                 }
                 let (attn, ffn) = (norm_of_difference(&after_attn, &x), norm_of_difference(&after_ffn, &ffn_in));
                 let (xn, ffn_in_n) = (norm(&x), norm(&ffn_in));
@@ -101,22 +128,29 @@ pub fn stream_stats(model: &mut TrainableGpt, ids: &[usize]) -> Result<StreamSta
                 }
             }
         }
+        Ok(())
     }
-    let positions = embedding.len();
-    let blocks = per_block
-        .into_iter()
-        .enumerate()
-        .map(|(block, mut f)| BlockStream {
-            block,
-            stream_norm: median(&mut f[0]),
-            attention_norm: median(&mut f[1]),
-            attention_fraction: median(&mut f[2]),
-            feed_forward_norm: median(&mut f[3]),
-            feed_forward_fraction: median(&mut f[4]),
-            cosine_in_out: median(&mut f[5]),
-        })
-        .collect();
-    Ok(StreamStats { embedding_norm: median(&mut embedding), positions, blocks })
+
+    /// The medians of everything added.
+    pub fn finish(self) -> StreamStats {
+        let positions = self.embedding.len();
+        let mut embedding = self.embedding;
+        let blocks = self
+            .per_block
+            .into_iter()
+            .enumerate()
+            .map(|(block, mut f)| BlockStream {
+                block,
+                stream_norm: median(&mut f[0]),
+                attention_norm: median(&mut f[1]),
+                attention_fraction: median(&mut f[2]),
+                feed_forward_norm: median(&mut f[3]),
+                feed_forward_fraction: median(&mut f[4]),
+                cosine_in_out: median(&mut f[5]),
+            })
+            .collect();
+        StreamStats { embedding_norm: median(&mut embedding), positions, blocks }
+    }
 }
 
 #[cfg(test)]

@@ -103,6 +103,21 @@ pub enum BlockMode {
     Overwritten,
 }
 
+impl BlockMode {
+    /// "intact", "removed" or "overwritten", as the page and the experiments write them.
+    pub fn parse(text: &str) -> Result<BlockMode> {
+        match text {
+            "intact" => Ok(BlockMode::Intact),
+            "removed" => Ok(BlockMode::Removed),
+            "overwritten" => Ok(BlockMode::Overwritten),
+            other => Err(Error::field(
+                "mode",
+                format!("{:?} is not a block mode: choose intact, removed or overwritten", crate::error::clip(other)),
+            )),
+        }
+    }
+}
+
 /// The stream around one block, as the last forward pass left it, each [B·T, d] row-major. What
 /// attention added is `after_attention − input`; what the feed-forward added is
 /// `after_feed_forward − feed_forward_reads` (pre-LN: it reads the stream after attention; post-LN:

@@ -45,15 +45,14 @@ pub fn check_windows(ids: &[usize], context: usize) -> Result<()> {
     Ok(())
 }
 
-/// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
-pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
+/// The summed loss over some of the protocol's windows (each P + 1 ids), up to B at a time: a part of
+/// [`evaluate`], for work that is spread over several calls (the page's experiments).
+pub fn score_windows(model: &mut TrainableGpt, windows: &[&[usize]]) -> Result<f64> {
     let p = model.shape.context;
-    check_windows(ids, p)?;
-    let all: Vec<&[usize]> = windows(ids, p).collect();
     let batch = model.max_batch();
     let (mut inputs, mut targets) = (Vec::with_capacity(batch * p), Vec::with_capacity(batch * p));
     let mut total = 0.0f64;
-    for group in all.chunks(batch) {
+    for group in windows.chunks(batch) {
         inputs.clear();
         targets.clear();
         for w in group {
@@ -63,6 +62,15 @@ pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
         model.forward(&inputs, Some(&targets), group.len(), p)?;
         total += model.losses().iter().map(|&l| l as f64).sum::<f64>();
     }
+    Ok(total)
+}
+
+/// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
+pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
+    let p = model.shape.context;
+    check_windows(ids, p)?;
+    let all: Vec<&[usize]> = windows(ids, p).collect();
+    let total = score_windows(model, &all)?;
     let tokens = all.len() * p;
     Ok(Evaluation { loss: total / tokens as f64, tokens })
 }

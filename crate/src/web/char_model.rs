@@ -25,6 +25,8 @@ pub struct CharModel {
     source: String,
     /// The same weights in flat buffers, made on first use by the experiments.
     flat: Option<TrainableGpt>,
+    /// A measurement under way (`begin_measure`, `measure_step`).
+    pub(super) measurement: Option<crate::experiments::measurement::Measurement>,
 }
 
 #[wasm_bindgen]
@@ -41,14 +43,14 @@ impl CharModel {
 
     fn from_shipped(which: Shipped) -> Result<CharModel, JsError> {
         let (model, vocab) = which.load()?;
-        Ok(CharModel { model, vocab, source: which.name().into(), flat: None })
+        Ok(CharModel { model, vocab, source: which.name().into(), flat: None, measurement: None })
     }
 
     /// The lessons' TinyGPT as initialised from `seed`, before any training.
     pub fn untrained(seed: f64) -> Result<CharModel, JsError> {
         let seed = whole_number("seed", seed)?;
         let model = initial_model(&TrainSettings { seed, ..TrainSettings::default() }, Vocabulary::lessons().len())?;
-        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into(), flat: None })
+        Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into(), flat: None, measurement: None })
     }
 
     /// A model trained with `settings` (what `TrainingRun.settings()` returns) from its flat
@@ -69,7 +71,7 @@ impl CharModel {
         }
         let mut flat = TrainableGpt::zeros(shape, 1);
         flat.params.copy_from_slice(parameters);
-        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into(), flat: None })
+        Ok(CharModel { model: flat.to_model(), vocab, source: "trained".into(), flat: None, measurement: None })
     }
 
     /// A reader's checkpoint: model.safetensors (`weights`), with its config.json and vocab.json
@@ -82,7 +84,7 @@ impl CharModel {
     ) -> Result<CharModel, JsError> {
         let (model, vocab) =
             crate::train::model_files::load_model_files(weights, config_json.as_deref(), vocab_json.as_deref())?;
-        Ok(CharModel { model, vocab, source: "checkpoint".into(), flat: None })
+        Ok(CharModel { model, vocab, source: "checkpoint".into(), flat: None, measurement: None })
     }
 
     /// The largest weights file `from_checkpoint` takes, in bytes.
@@ -101,7 +103,7 @@ impl CharModel {
             )
             .into());
         }
-        Ok(CharModel { model, vocab, source: "trained".into(), flat: None })
+        Ok(CharModel { model, vocab, source: "trained".into(), flat: None, measurement: None })
     }
 
     /// What the model makes of `text` (its last 16 characters): the symbols, the stream, the logits
@@ -157,21 +159,7 @@ impl CharModel {
     /// configuration a call, so a page can spread an experiment over several frames.
     pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsError> {
         let n = self.model.blocks.len();
-        let mode = match mode {
-            "intact" => BlockMode::Intact,
-            "removed" => BlockMode::Removed,
-            "overwritten" => BlockMode::Overwritten,
-            other => {
-                return Err(Error::field(
-                    "mode",
-                    format!(
-                        "{:?} is not a block mode: choose intact, removed or overwritten",
-                        crate::error::clip(other)
-                    ),
-                )
-                .into())
-            }
-        };
+        let mode = BlockMode::parse(mode)?;
         let block = if mode == BlockMode::Intact { 0 } else { whole("block", block)? };
         if block >= n {
             return Err(Error::out_of_range("block", block, format!("the model has blocks 0 to {}", n - 1)).into());

@@ -68,6 +68,7 @@ fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> String) -> Result<
 mod analytic;
 mod char_model;
 mod inspect;
+mod measure;
 mod timing;
 mod training;
 

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use super::{amount, to_js, whole};
 
 /// The page's clock in milliseconds: `performance.now()` (a window's or a worker's), else `Date.now()`.
-fn now_ms() -> f64 {
+pub(super) fn now_ms() -> f64 {
     let global = js_sys::global();
     js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
         .ok()

@@ -9,14 +9,13 @@
 // default, or overwritten).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
-import { errorText, h, TbElement, watchWidth } from './base.js';
+import { h, TbElement, watchWidth } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { formatDecimal, formatInteger } from '../format.js';
-import { makeModel } from '../train/models.js';
-import { ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { Measuring, ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -44,9 +43,8 @@ export class TbAblation extends TbElement {
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
   #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
-  #model = null; // the CharModel being measured
+  #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
-  #job = 0; // increments to cancel measurements of a model no longer shown
   #parts;
   #chosen = 0;
   #observer;
@@ -54,18 +52,15 @@ export class TbAblation extends TbElement {
   #drawnWidth = 0;
 
   release() {
-    this.#job++;
     this.#observer?.disconnect();
     this.#off?.();
-    this.#model?.free();
-    this.#model = null;
   }
 
   render(lib) {
     this.#lib = lib;
     const start = startingModel(this, lib);
     if (start.loading) {
-      this.#job++; // stop measuring the model shown before
+      this.#measuring.stop(); // stop measuring the model shown before
       return this.shadowRoot.replaceChildren(...start.loading);
     }
     this.#page = start.page;
@@ -88,8 +83,9 @@ export class TbAblation extends TbElement {
     const chart = h('div', { class: 'chart' });
     const blocks = h('ul', { class: 'blocks', 'aria-label': 'Blocks' });
     const details = h('p', { class: 'details', 'aria-live': 'polite' });
+    const where = h('p', { class: 'muted where' });
     const reported = lib.reported_gpt2_small();
-    this.#parts = { select, radios, status, error, chart, blocks, details };
+    this.#parts = { select, radios, status, error, chart, blocks, details, where };
 
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'Take a block out'),
@@ -100,6 +96,7 @@ export class TbAblation extends TbElement {
       chart,
       blocks,
       details,
+      where,
       reportedFigure(reported.source, reported.ablation),
     );
     this.#observer?.disconnect();
@@ -112,56 +109,41 @@ export class TbAblation extends TbElement {
     return this.#parts.radios.map((l) => l.querySelector('input')).find((i) => i.checked)?.value ?? 'removed';
   }
 
-  /** Measure every configuration of `source`, one a task, drawing as results come in. */
+  /**
+   * Measure every configuration of `source`, drawing as results come in. The measuring happens in
+   * the page's worker (or, where there is none, on this thread in short slices): never here at once.
+   */
   #measure(source) {
-    const job = ++this.#job;
-    const { error, status } = this.#parts;
-    this.#model?.free();
-    this.#model = null;
-    try {
-      this.#model = makeModel(this.#lib, source, 0, this.#page);
-    } catch (err) {
-      error.textContent = errorText(err);
-      error.hidden = false;
-      return;
-    }
-    error.hidden = true;
-    const info = this.#model.info();
-    const n = info.layers;
-    this.#results = { source, info, intact: null, uniformLine: info.uniform_loss, tokens: 0, removed: Array(n).fill(null), overwritten: Array(n).fill(null) };
-    this.#chosen = Math.min(this.#chosen, n - 1);
-    const queue = [['intact', 0]];
-    for (let i = 0; i < n; i++) queue.push(['removed', i], ['overwritten', i]);
-    const total = queue.length;
-    status.textContent = `Measuring ${formatInteger(total)} losses on the held-out text…`;
-    this.#draw(true);
-    const next = () => {
-      if (job !== this.#job || !this.#model) return;
-      const [mode, block] = queue.shift();
-      let result;
-      try {
-        result = this.#model.loss(mode, block);
-      } catch (err) {
-        error.textContent = errorText(err);
-        error.hidden = false;
-        return;
-      }
-      const r = this.#results;
-      if (mode === 'intact') {
-        r.intact = result.loss;
-        r.tokens = result.tokens;
-      } else {
-        r[mode][block] = result.loss;
-      }
-      if (queue.length) {
-        status.textContent = `Measuring… ${formatInteger(total - queue.length)} of ${formatInteger(total)} losses.`;
-        setTimeout(next, 0);
-      } else {
-        status.textContent = `${describe(info)}. Each loss scores ${formatInteger(r.tokens)} held-out positions.`;
-      }
+    const { status } = this.#parts;
+    return this.#measuring.measure(source, this.#page, this.#parts, async (run, current) => {
+      status.textContent = 'Reading the model…';
+      const { info } = await run('info');
+      if (!current()) return;
+      const n = info.layers;
+      this.#results = { source, info, intact: null, uniformLine: info.uniform_loss, tokens: 0, removed: Array(n).fill(null), overwritten: Array(n).fill(null) };
+      this.#chosen = Math.min(this.#chosen, n - 1);
+      const queue = [['intact', 0]];
+      for (let i = 0; i < n; i++) queue.push(['removed', i], ['overwritten', i]);
+      const total = queue.length;
+      status.textContent = `Measuring ${formatInteger(total)} losses on the held-out text…`;
       this.#draw(true);
-    };
-    setTimeout(next, 0);
+      for (const [k, [mode, block]] of queue.entries()) {
+        const { found } = await run('loss', { mode, block });
+        if (!current()) return;
+        const r = this.#results;
+        if (mode === 'intact') {
+          r.intact = found.loss;
+          r.tokens = found.tokens;
+        } else {
+          r[mode][block] = found.loss;
+        }
+        status.textContent =
+          k + 1 < total
+            ? `Measuring… ${formatInteger(k + 1)} of ${formatInteger(total)} losses.`
+            : `${describe(info)}. Each loss scores ${formatInteger(r.tokens)} held-out positions.`;
+        this.#draw(true);
+      }
+    });
   }
 
   #draw(force) {

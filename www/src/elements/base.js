@@ -89,6 +89,11 @@ export class TbElement extends HTMLElement {
   #released = false; // out of the document past a task: release() ran, the next connection renders
   #held = new Set(); // parts that hear of attribute changes and are released with the element (hold)
   #ready;
+  /**
+   * True while the element works towards what it will show after its render (the experiments'
+   * measurements in the page's worker), so a script or a test can wait for it to settle.
+   */
+  busy = false;
   /** A promise of the time (performance.now()) the element first showed its content or message. */
   rendered = new Promise((resolve) => {
     this.#ready = resolve;

@@ -3,13 +3,15 @@
 // learns of a model trained on the page and of the reader's checkpoint, and GPT-2 small's reported
 // figures.
 
-import { h } from './base.js';
+import { errorText, h } from './base.js';
 import { clipText } from '../attributes.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { MODEL_LABELS } from '../train/models.js';
 import { latestTrained, onTrained } from '../train/trained.js';
 import { LOAD_CHECKPOINT, checkpointPicker } from '../controls/checkpoint-picker.js';
 import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
+import { modelSpec } from '../train/models.js';
+import { acquireMeasurer } from '../measure/runner.js';
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 export function shippedModelAttr(element) {
@@ -50,6 +52,66 @@ export class ModelPick {
 
   attributeChanged(name) {
     if (this.#attributes.includes(name)) this.value = null;
+  }
+}
+
+/**
+ * An experiment widget's measurements (held by the element: this.hold(new Measuring(this))): the
+ * page's measurer while the widget is on the page, the choice of model being measured, and the
+ * element's `busy` while it is. `measure(source, page, { error, where }, work)` runs
+ * `await work(run, current)` for the model `source` names: `run(what, options)` measures in the
+ * page's worker (measure/runner.js) and resolves with { found, info }; `current()` turns false once
+ * a newer choice replaces this one. A problem is shown in `error` (unless superseded); `where` says
+ * where the measuring happens.
+ */
+export class Measuring {
+  #element;
+  #measurer = null;
+  #current = null;
+  #job = 0;
+
+  constructor(element) {
+    this.#element = element;
+  }
+
+  async measure(source, page, { error, where }, work) {
+    const job = ++this.#job;
+    const current = () => job === this.#job;
+    this.#current?.cancel();
+    const el = this.#element;
+    el.busy = true;
+    try {
+      const spec = modelSpec(source, 0, page);
+      error.hidden = true;
+      this.#measurer ??= acquireMeasurer();
+      const measurer = this.#measurer;
+      measurer.where.then((text) => (where.textContent = text));
+      const run = (what, options) => {
+        this.#current = measurer.measure(spec, what, options);
+        return this.#current.done;
+      };
+      await work(run, current);
+    } catch (err) {
+      if (!current()) return;
+      error.textContent = errorText(err);
+      error.hidden = false;
+    } finally {
+      if (current()) el.busy = false;
+    }
+  }
+
+  /** Stop measuring (what is under way is dropped when it answers). */
+  stop() {
+    this.#job++;
+    this.#current?.cancel();
+    this.#element.busy = false;
+  }
+
+  /** The widget left the page: stop, and let go of the measurer. */
+  release() {
+    this.stop();
+    this.#measurer?.release();
+    this.#measurer = null;
   }
 }
 

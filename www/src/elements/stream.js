@@ -7,14 +7,13 @@
 // Attribute: model (six-blocks, the default, or shipped: the 2-block model).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
-import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, h, TbElement, watchWidth } from './base.js';
 import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { linearScale } from '../charts/cost-layout.js';
 import { roundTicks } from '../charts/loss-layout.js';
 import { formatDecimal, formatPercent } from '../format.js';
-import { makeModel } from '../train/models.js';
-import { ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { Measuring, ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .chart { width: 100%; min-width: 0; }
@@ -42,6 +41,7 @@ export class TbStream extends TbElement {
   #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
   #parts;
   #stats = null;
+  #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
   #observer;
   #off;
   #drawnWidth = 0;
@@ -63,8 +63,9 @@ export class TbStream extends TbElement {
     const chart = h('div', { class: 'chart' });
     const cards = h('ul', { class: 'cards', 'aria-label': 'Each block' });
     const note = h('p', { class: 'muted' });
+    const where = h('p', { class: 'muted where' });
     const reported = lib.reported_gpt2_small();
-    this.#parts = { select, error, chart, cards, note };
+    this.#parts = { select, error, chart, cards, note, where };
     this.shadowRoot.replaceChildren(
       h('h3', {}, 'The stream, block by block'),
       control,
@@ -77,6 +78,7 @@ export class TbStream extends TbElement {
       chart,
       cards,
       note,
+      where,
       reportedFigure(reported.source, reported.stream),
     );
     this.#observer?.disconnect();
@@ -85,21 +87,16 @@ export class TbStream extends TbElement {
     this.#measure(select.value);
   }
 
+  /** The stream's figures for `source`, measured in the page's worker (or in short slices here). */
   #measure(source) {
-    const { error } = this.#parts;
-    let model;
-    try {
-      model = makeModel(this.#lib, source, 0, this.#page);
-      this.#stats = { ...model.stream(), info: model.info() };
-    } catch (err) {
-      error.textContent = errorText(err);
-      error.hidden = false;
-      return;
-    } finally {
-      model?.free();
-    }
-    error.hidden = true;
-    this.#draw(true);
+    return this.#measuring.measure(source, this.#page, this.#parts, async (run, current) => {
+      const { info } = await run('info');
+      if (!current()) return;
+      const { found } = await run('stream');
+      if (!current()) return;
+      this.#stats = { ...found, info };
+      this.#draw(true);
+    });
   }
 
   #draw(force) {

@@ -28,6 +28,17 @@ export async function trainingRunner() {
 }
 
 async function workerRunner() {
+  const channel = await workerChannel('training worker');
+  const runner = { kind: 'worker', reason: null, onmessage: null, post: channel.post, close: channel.close };
+  channel.onmessage = (message) => runner.onmessage?.(message);
+  return runner;
+}
+
+/**
+ * A worker of the page's own (worker.js, its own wasm instance) once it has said it is ready: {
+ * post(message, transfer), onmessage, close() }. Rejects, with why, when the page cannot start one.
+ */
+export async function workerChannel(what = 'worker') {
   const module = await wasmModule;
   const worker = createWorker();
   await new Promise((resolve, reject) => {
@@ -36,34 +47,32 @@ async function workerRunner() {
       worker.terminate();
       reject(new Error(why));
     };
-    const timer = setTimeout(() => fail('the training worker did not start in time'), READY_TIMEOUT);
+    const timer = setTimeout(() => fail(`the ${what} did not start in time`), READY_TIMEOUT);
     worker.onerror = (event) => {
       event.preventDefault();
-      fail('the page does not allow a training worker');
+      fail(`the page does not allow a ${what}`);
     };
     worker.onmessage = (event) => {
       if (event.data?.type === 'ready') {
         clearTimeout(timer);
         resolve();
       } else if (event.data?.type === 'init-failed') {
-        fail(`the training worker could not load the model library: ${event.data.message}`);
+        fail(`the ${what} could not load the model library: ${event.data.message}`);
       }
     };
     worker.postMessage({ type: 'init', module });
   });
-  const runner = {
-    kind: 'worker',
-    reason: null,
+  const channel = {
     onmessage: null,
-    post: (message) => worker.postMessage(message),
+    post: (message, transfer) => worker.postMessage(message, transfer ?? []),
     close: () => worker.terminate(),
   };
-  worker.onmessage = (event) => runner.onmessage?.(event.data);
+  worker.onmessage = (event) => channel.onmessage?.(event.data);
   worker.onerror = (event) => {
     event.preventDefault();
-    runner.onmessage?.({ type: 'error', message: `the training worker failed: ${event.message ?? 'unknown error'}` });
+    channel.onmessage?.({ type: 'error', message: `the ${what} failed: ${event.message ?? 'unknown error'}` });
   };
-  return runner;
+  return channel;
 }
 
 async function mainThreadRunner(reason) {
