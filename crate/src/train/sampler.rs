@@ -87,10 +87,15 @@ impl Sampling {
         Sampling::new(temperature, None, None, vocab_size)
     }
 
-    /// The distribution the next character is drawn from, after one position's logits [V].
+    /// The distribution the next character is drawn from, after one position's logits [V], beside
+    /// the model's own.
     pub fn distribution(&self, logits: &[f32]) -> NextDistribution {
+        NextDistribution { model: softmax(logits, 1.0), ..self.after_settings(logits) }
+    }
+
+    /// What the settings make of one position's logits (`model` left empty: drawing needs none).
+    fn after_settings(&self, logits: &[f32]) -> NextDistribution {
         let v = logits.len();
-        let model = softmax(logits, 1.0);
         // Characters from the likeliest down (ties: the lower id first), by logit, which every
         // positive temperature orders the same way.
         let mut order: Vec<usize> = (0..v).collect();
@@ -122,13 +127,13 @@ impl Sampling {
             let total: f64 = (0..v).filter(|&i| kept[i]).map(|i| tempered[i]).sum();
             (0..v).map(|i| if kept[i] { tempered[i] / total } else { 0.0 }).collect()
         };
-        NextDistribution { model, tempered, kept, sampled, kept_count, order }
+        NextDistribution { model: Vec::new(), tempered, kept, sampled, kept_count, order }
     }
 
     /// Draw the next id after one position's logits [V]: one uniform number from `rng` (drawn at
     /// every setting, temperature 0 too, so the same seed walks the same sequence of numbers).
     pub fn draw(&self, logits: &[f32], rng: &mut Rng) -> usize {
-        let probs = self.distribution(logits).sampled;
+        let probs = self.after_settings(logits).sampled;
         let mut u = rng.uniform(); // (0, 1]
         let mut next = probs.len() - 1;
         for (i, &q) in probs.iter().enumerate() {

@@ -1,7 +1,6 @@
 // Attention-map layout: one head's weights [T, T] (queries down the side, keys along the top) as
-// square cells in a few shades, one SVG path per shade, so a map is a handful of elements however
-// long the text; the causal triangle (keys after the query) is left empty and outlined. Pure (no
-// DOM): unit-tested in Node. The weights are the library's (CharModel.attention); this only decides
+// square cells grouped by shade (map-canvas.js fills them); the causal triangle (keys after the
+// query) is left empty and outlined. Pure (no DOM): unit-tested in Node. The weights are the library's (CharModel.attention); this only decides
 // which shade a cell is drawn in and where.
 //
 // Weights are shaded on one absolute scale, 0 to 1, so every map (every head, block and model) is
@@ -38,19 +37,11 @@ export function weightPaletteCss() {
   }).join('\n');
 }
 
-/** A run of squares as path data: each cell `size` wide, at (x, y) of the flat list [x, y, x, y, …]. */
-function squares(cells, size) {
-  let d = '';
-  for (let i = 0; i < cells.length; i += 2) d += `M${cells[i]} ${cells[i + 1]}h${size}v${size}h${-size}z`;
-  return d;
-}
-
 /**
  * One map: `n` positions, `weights` row-major [n, n] (from `offset` in a longer array, such as the
  * [L, h, T, T] of every map at once), cells `cell` units square.
- * Returns { n, size, cells: { [palette class]: [x, y, x, y, …] }, paths: { [palette class]: d } (the
- * same cells as path data), masked: d (the outline of the keys after each query), diagonal: d,
- * rows: [[weights of query t over keys 0..t]] }.
+ * Returns { n, size, cells: { [palette class]: [x, y, x, y, …] (each cell's top left) }, masked: d
+ * (path data: the outline of the keys after each query), rows: [[weights of query t over keys 0..t]] }.
  */
 export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels = WEIGHT_LEVELS }) {
   if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`an attention map needs a whole number of positions, got ${n}`);
@@ -70,10 +61,7 @@ export function attentionMapLayout({ n, weights, offset = 0, cell = 12, levels =
     }
     rows.push(row);
   }
-  // Path data only for whoever asks (tests, an SVG renderer); the canvas fills the cells.
-  const paths = {};
-  for (const [cls, cells] of byLevel) Object.defineProperty(paths, cls, { enumerable: true, get: () => squares(cells, cell) });
-  return { n, size: n * cell, cells: Object.fromEntries(byLevel), paths, masked: maskedOutline(n, cell), diagonal: `M0 0L${n * cell} ${n * cell}`, rows };
+  return { n, size: n * cell, cells: Object.fromEntries(byLevel), masked: maskedOutline(n, cell), rows };
 }
 
 /**
@@ -89,8 +77,8 @@ export function maskedOutline(n, cell) {
 
 /**
  * One head's scores [n, n] (before the mask: every key has one) on the diverging scale of the scores
- * a query may use (the masked ones are drawn apart, dimmed): { limit, cells, maskedCells, paths,
- * maskedPaths } (cells by palette class, and the same as path data).
+ * a query may use (the masked ones are drawn apart, dimmed): { n, size, limit, cells, maskedCells },
+ * cells by palette class as attentionMapLayout gives them.
  */
 export function scoreMapLayout({ n, scores, offset = 0, cell = 12, levels = LEVELS }) {
   const visible = [];
@@ -105,8 +93,7 @@ export function scoreMapLayout({ n, scores, offset = 0, cell = 12, levels = LEVE
       (into[cls] ??= []).push(k * cell, q * cell);
     }
   }
-  const asPaths = (byClass) => Object.fromEntries(Object.entries(byClass).map(([cls, list]) => [cls, squares(list, cell)]));
-  return { n, size: n * cell, limit, cells, maskedCells, paths: asPaths(cells), maskedPaths: asPaths(maskedCells) };
+  return { n, size: n * cell, limit, cells, maskedCells };
 }
 
 /**

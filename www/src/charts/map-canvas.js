@@ -1,7 +1,7 @@
-// Square maps and text strips drawn on <canvas> (painted when on screen): a map's cells filled by palette class (the layout
-// of attention-map.js), a dashed outline (the masked triangle), a
-// frame, one marked row, and the characters along the top and down the side; a strip is the text with
-// a bar under each character in the shade of its weight. A canvas redraws without laying anything
+// Square maps and text strips drawn on <canvas>, painted when on screen: a map's cells filled by
+// palette class (the layout of attention-map.js), a dashed outline (the masked triangle), a frame,
+// one marked row, and the characters along the top and down the side; a strip is the text with a
+// bar under each character in the shade of its weight. A canvas redraws without laying anything
 // out, so typing can redraw two dozen maps a keystroke. The characters are drawn once per text into
 // images every map of the same cell size shares. Colours and the font are the theme's: read from the
 // CSS of the palette classes in the map's own scope, once per map and again when the colour scheme
@@ -98,7 +98,7 @@ function labels(texts, cell, gutter, palette, dpr) {
   return images;
 }
 
-/** A canvas with the given attributes, sized to `w` × `h` CSS px at the screen's pixel ratio. */
+/** A canvas with the given attributes, sized at each paint to `w` × `h` CSS px at the screen's pixel ratio. */
 function canvasOf(attrs) {
   const canvas = document.createElementNS(NS, 'canvas');
   for (const [k, v] of Object.entries(attrs)) canvas.setAttribute(k, String(v));
@@ -187,8 +187,8 @@ function redrawable(canvas, paint) {
 /**
  * A map: `attrs` the canvas's attributes (role, aria-…). draw({ texts, context, cell, gutter, cells,
  * dimmed, masked, row }): the characters `texts` along the top and down the side (room for `context`
- * of them), each class's cells ({ class: [x, y, x, y, …] }; `dimmed` ones faintly), the `masked` outline dashed, a frame round
- * the texts' cells and row `row` (null: none) marked.
+ * of them), each class's cells ({ class: [x, y, x, y, …] }; `dimmed` ones faintly), the `masked`
+ * outline dashed, a frame round the texts' cells and row `row` (null: none) marked.
  */
 export function mapCanvas(attrs) {
   const c = canvasOf(attrs);

@@ -12,7 +12,7 @@
 
 import { h, errorText } from './base.js';
 import { formatFixed, formatInteger, formatPercent } from '../format.js';
-import { heatmapFigure, showChar } from './heatmap-figure.js';
+import { heatmapFigure, showChar, unknownNote } from './heatmap-figure.js';
 import { attentionView } from './attention-view.js';
 import { labelCells } from './table-cards.js';
 
@@ -20,7 +20,8 @@ const DEFAULT_TEXT = 'the residual';
 
 /** The parts that live in a block, and the norms by their place. */
 const PER_BLOCK = new Set(['attention_norm', 'attention', 'scores', 'attention_add', 'feed_forward_norm', 'feed_forward', 'activation', 'feed_forward_add']);
-const NORMS = { attention_norm: 'ln_1', feed_forward_norm: 'ln_2' };
+/** The parts shown as the heads' maps. */
+const MAPS = new Set(['attention', 'scores']);
 
 export const LIVE_CSS = `
 .live { margin-top: 1rem; padding-top: 0.5rem; border-top: 1px solid var(--_rule); }
@@ -179,15 +180,16 @@ export function anatomyLive({ uid, lib }) {
       return;
     }
     const view = VIEWS[key];
-    blockControl.hidden = !PER_BLOCK.has(key);
-    if (!view && key !== 'attention' && key !== 'scores') {
+    const maps = MAPS.has(key); // the heads' maps, of every block at once
+    blockControl.hidden = maps || !PER_BLOCK.has(key);
+    if (!view && !maps) {
       title.textContent = '';
       body.replaceChildren(h('p', { class: 'muted' }, 'This part has no tensor of its own to show.'));
       return;
     }
     let r;
     try {
-      r = key === 'attention' || key === 'scores' ? model.attention(input.value) : model.inspect(input.value);
+      r = maps ? model.attention(input.value) : model.inspect(input.value);
     } catch (err) {
       error.textContent = errorText(err);
       error.hidden = false;
@@ -196,13 +198,10 @@ export function anatomyLive({ uid, lib }) {
     error.hidden = true;
     error.textContent = '';
     drawn = showing;
-    unknown.textContent = r.unknown.length
-      ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${r.unknown.map((t) => `position ${t + 1}`).join(', ')}.`
-      : '';
+    unknown.textContent = unknownNote(r.unknown);
     const b = Number(block.value) || 0;
-    title.textContent = `For "${r.symbols.map(showChar).join('')}" (${formatInteger(r.ids.length)} positions)${PER_BLOCK.has(key) && key !== 'attention' && key !== 'scores' ? `, block ${b}` : ''}`;
-    if (key === 'attention' || key === 'scores') {
-      blockControl.hidden = true;
+    title.textContent = `For "${r.symbols.map(showChar).join('')}" (${formatInteger(r.ids.length)} positions)${blockControl.hidden ? '' : `, block ${b}`}`;
+    if (maps) {
       attention.update(r);
       return body.replaceChildren(h('p', {}, 'Each head\u2019s weights: the only stage where one position reads the others.'), attentionBox);
     }

@@ -1,14 +1,15 @@
 // The maps of <tb-attention>: for every block, a map per head of the attention weights (queries down
 // the side, keys along the top, the causal triangle left empty), the text itself shaded by how much
 // each earlier character weighs for the chosen query in each head, and for one chosen head its
-// scores before the softmax beside its weights. Made once; update(result) redraws in place (a few
-// paths and labels a map), so typing into the text field stays cheap with every map shown.
+// scores before the softmax beside its weights. Made once; update(result) redraws each map's canvas
+// in place (charts/map-canvas.js), so typing into the text field stays cheap with every map shown.
 //
-// A map is a slider over query positions for the keyboard and for screen readers: ↑/↓ (or ←/→)
-// move the query, Home/End go to the first or last, Page Up/Down by five, Enter or Space choose the
-// head for the scores panel. Pointing at a row chooses that query; clicking chooses the head too.
+// A map is a slider over query positions for the keyboard and for screen readers: ↑/↓ move the
+// query, Home/End go to the first or last, Page Up/Down by five, ←/→ to the block's next head's map
+// (one Tab stop a block), Enter or Space choose the head for the scores panel. Pointing at a row
+// chooses that query; clicking (or tapping) chooses the head too.
 //
-//   const view = attentionView({ uid });
+//   const view = attentionView();
 //   view.nodes              // place them
 //   view.update(result)     // CharModel.attention(text)'s result; keeps the query and head chosen
 
@@ -21,7 +22,7 @@ import { showChar } from './heatmap-figure.js';
 import { weightTables } from './attention-tables.js';
 
 /** A map cell's size in px (its labels are 11 px); the scores panel's, larger. */
-export const CELL = 12;
+const CELL = 12;
 const FOCUS_CELL = 16;
 
 /** The maps' styles; their colours are set on a container of class attention-maps. */
@@ -66,13 +67,6 @@ ${paletteCss()}
 ${weightPaletteCss()}
 `;
 
-
-/** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
-function keepCount(parent, n, make) {
-  while (parent.childElementCount > n) parent.lastElementChild.remove();
-  for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
-}
-
 /** Sets text only when it changed (most labels stay the same from one keystroke to the next). */
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
@@ -110,7 +104,13 @@ function headMap(block, head, view) {
   // The button is for the pointer; from the keyboard, Enter on the map picks its head.
   const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false', 'aria-label': `Block ${block}, head ${head}`, tabindex: -1 }, `Head ${head}`);
   // One Tab stop a block (roving tabindex): the block's current map; ← and → move to the next head's.
-  const map = mapFrame(CELL, { class: 'weights', role: 'slider', tabindex: head === 0 ? 0 : -1, 'aria-valuemin': 1 });
+  const map = mapFrame(CELL, {
+    class: 'weights',
+    role: 'slider',
+    tabindex: head === 0 ? 0 : -1,
+    'aria-valuemin': 1,
+    'aria-label': `Block ${block}, head ${head}: attention weights; choose the query position`,
+  });
   const el = map.canvas;
   const figure = h('figure', { class: 'head-map', dataset: { block, head } }, h('figcaption', {}, button), map.box);
   const strip = stripCanvas({ class: 'key-chars', 'aria-hidden': 'true' });
@@ -153,7 +153,7 @@ function headMap(block, head, view) {
   return {
     figure,
     stripLine,
-    /** Redraw from the [L, h, T, T] weights of a result. */
+    /** Redraw from the [L, h, T, T] weights of a result (then showQuery marks the query). */
     update(r) {
       const n = r.ids.length;
       const layout = attentionMapLayout({ n, weights: r.weights.data, offset: (block * r.heads + head) * n * n, cell: CELL });
@@ -163,7 +163,6 @@ function headMap(block, head, view) {
       el.setAttribute('aria-valuemax', n);
       texts = labels;
       context = r.longest_text;
-      this.showQuery(r);
     },
     /** Mark the chosen query: its row on the map, its weights over the text. */
     showQuery(r) {
@@ -174,7 +173,6 @@ function headMap(block, head, view) {
       const say = best.map(({ key, weight }) => `"${showChar(r.symbols[key])}" (position ${key + 1}) ${formatFixed(weight, 3)}`).join(', ');
       el.setAttribute('aria-valuenow', t + 1);
       el.setAttribute('aria-valuetext', `query ${t + 1} of ${rows.length}, "${showChar(r.symbols[t])}": most weight on ${say}`);
-      el.setAttribute('aria-label', `Block ${block}, head ${head}: attention weights; choose the query position`);
       strip.draw({ texts, context, cell: CELL, gutter: GUTTER, bars: texts.map((_, k) => (k <= t ? weightClass(weightLevel(row[k])) : null)), marked: t });
     },
     /** Make this map its block's Tab stop (and focus it). */
@@ -251,13 +249,14 @@ function focusPanel() {
       scores.update(labels, sl, r.longest_text, t, { dimmed: sl.maskedCells, masked: wl.masked });
       weights.update(labels, wl, r.longest_text, t, { masked: wl.masked });
       const row = r.scores.data.subarray(offset + t * n, offset + t * n + t + 1);
+      const [low, high] = [formatDecimal(Math.min(...row), 2), formatDecimal(Math.max(...row), 2)];
       const best = strongestKeys(wl.rows[t])[0];
       setText(title, `Block ${block}, head ${head}`);
-      scores.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: scores from ${formatDecimal(Math.min(...row), 2)} to ${formatDecimal(Math.max(...row), 2)} for the query at position ${t + 1}`);
+      scores.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: scores from ${low} to ${high} for the query at position ${t + 1}`);
       weights.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: weights`);
       setText(
         sentence,
-        `The query at position ${t + 1}, "${labels[t]}", scores its ${formatInteger(t + 1)} visible key${t ? 's' : ''} from ${formatDecimal(Math.min(...row), 2)} to ${formatDecimal(Math.max(...row), 2)}; the scores of later keys (dimmed) are set aside by the mask. The softmax turns them into weights that add up to 1: the most, ${formatFixed(best.weight, 3)}, on "${labels[best.key]}" at position ${best.key + 1}.`,
+        `The query at position ${t + 1}, "${labels[t]}", scores its ${formatInteger(t + 1)} visible key${t ? 's' : ''} from ${low} to ${high}; the scores of later keys (dimmed) are set aside by the mask. The softmax turns them into weights that add up to 1: the most, ${formatFixed(best.weight, 3)}, on "${labels[best.key]}" at position ${best.key + 1}.`,
       );
     },
   };

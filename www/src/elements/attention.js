@@ -26,7 +26,7 @@ import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
 import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
-import { rampLegend, showChar } from './heatmap-figure.js';
+import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
 import { formatInteger } from '../format.js';
 
 const DEFAULT_TEXT = 'the residual';
@@ -130,9 +130,7 @@ class TbAttention extends TbElement {
       const T = r.ids.length;
       const plural = (n, word) => `${formatInteger(n)} ${word}${n === 1 ? '' : 's'}`;
       summary.textContent = `"${r.symbols.map(showChar).join('')}": ${plural(T, 'position')}, ${plural(r.layers, 'block')} of ${plural(r.heads, 'head')}. Rows are queries, columns keys; a query sees itself and the characters before it.`;
-      unknown.textContent = r.unknown.length
-        ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${r.unknown.map((t) => `position ${t + 1}`).join(', ')}.`
-        : '';
+      unknown.textContent = unknownNote(r.unknown);
     };
     this.#off?.();
     const untrainedLabel = `${MODEL_LABELS.untrained} (seed ${seed})`;

@@ -91,6 +91,13 @@ export function heatmapLegend() {
   return rampLegend(levels, 'negative', 'positive', '(0 is the background colour; each map is scaled to its own largest magnitude)');
 }
 
+/** What the reader is told of characters read as the catch-all symbol (`unknown`: their positions, from 0); '' for none. */
+export function unknownNote(unknown) {
+  return unknown.length
+    ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${unknown.map((t) => `position ${t + 1}`).join(', ')}.`
+    : '';
+}
+
 /** A character as the page shows it: space, newline and "everything else" made visible. */
 export function showChar(c) {
   if (c === ' ') return '\u2423'; // ␣

@@ -10,7 +10,6 @@
 import { h, errorText } from './base.js';
 import { formatInteger, formatPercent } from '../format.js';
 import { showChar } from './heatmap-figure.js';
-import { clipText } from '../attributes.js';
 
 /** Characters listed, the likeliest first. */
 const SHOWN = 10;
@@ -96,7 +95,7 @@ export function samplingView({ uid, settings, model, text }) {
     table.hidden = false;
     kept.hidden = false;
     const after = text().slice(-12);
-    caption.textContent = `The next character after "${clipText(after.replace(/\n/g, '\u21b5'), 12)}"`;
+    caption.textContent = `The next character after "${after.replace(/\n/g, '\u21b5')}"`;
     body.replaceChildren(
       ...d.order.slice(0, SHOWN).map((id) =>
         h(

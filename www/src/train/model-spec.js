@@ -19,6 +19,6 @@ export function modelFromSpec(lib, spec) {
 }
 
 /** A checkpoint's files ({ weights, config, vocab }, as the stores keep them) as a CharModel. */
-export function fromFiles(lib, files) {
+function fromFiles(lib, files) {
   return lib.CharModel.from_checkpoint(new Uint8Array(files.weights), files.config ?? undefined, files.vocab ?? undefined);
 }

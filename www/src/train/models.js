@@ -6,13 +6,11 @@
 //                                                    // 'checkpoint' (the reader's, models/your-checkpoint.js),
 //                                                    // 'page' (the files of weights-src: pass them as `page`)
 //   const spec = modelSpec('checkpoint');            // the same as a description for a worker
-//   const model = modelFromSpec(lib, spec);          // (in the worker)
+//   const model = modelFromSpec(lib, spec);          // (in the worker: train/model-spec.js)
 
 import { latestTrained } from './trained.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
-import { fromFiles, modelFromSpec } from './model-spec.js';
-
-export { modelFromSpec };
+import { modelFromSpec } from './model-spec.js';
 
 export const MODEL_LABELS = {
   shipped: 'trained on this page (shipped, 2 blocks)',
@@ -23,24 +21,9 @@ export const MODEL_LABELS = {
   page: "this page's model",
 };
 
+/** The CharModel `source` names, on this thread; throws, saying why, when there is none. */
 export function makeModel(lib, source, seed = 0, page = null) {
-  if (source === 'page') {
-    if (!page) throw new Error('this page names no model of its own (weights-src)');
-    return fromFiles(lib, page);
-  }
-  if (source === 'untrained') return lib.CharModel.untrained(seed);
-  if (source === 'six-blocks') return lib.CharModel.six_blocks();
-  if (source === 'trained') {
-    const t = latestTrained();
-    if (!t) throw new Error('no model has been trained on this page yet: train one with the training widget first');
-    return lib.CharModel.from_parameters(t.settings, new Float32Array(t.parameters));
-  }
-  if (source === 'checkpoint') {
-    const c = latestCheckpoint();
-    if (!c) throw new Error('no checkpoint of yours is loaded: choose "Your checkpoint…" and drop its files');
-    return fromFiles(lib, c);
-  }
-  return lib.CharModel.shipped();
+  return modelFromSpec(lib, modelSpec(source, seed, page));
 }
 
 // A model as a description a worker can build it from (postMessage copies it): { key, source, seed?,
