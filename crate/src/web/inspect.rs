@@ -84,12 +84,14 @@ fn put(root: &JsValue, path: &str, value: &JsValue) {
 #[wasm_bindgen]
 impl CharModel {
     /// Every intermediate of one forward pass over `text` (1 to `longest_text` characters: the
-    /// model's context, 16 at most; a longer or empty text is refused with the limit): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads, tokens,
-    /// positions, embedded, blocks: [{ block, input, ln_1: { output, normalized, input_mean,
-    /// input_spread, normalized_mean, normalized_spread }, q, k, v, scores, weights, heads,
-    /// attention_output, after_attention, ln_2, hidden, hidden_gelu, feed_forward_output, output,
-    /// stream_sizes: { input, after_attention, output }, gelu_open, gelu_open_share }], ln_f,
-    /// logits, probabilities }`, each tensor `{ shape, data: Float32Array }` (row-major).
+    /// model's context, 16 at most; a longer or empty text is refused with the limit): `{ text,
+    /// symbols, ids, unknown, norm, context, longest_text, layers, heads, tokens, positions, embedded,
+    /// blocks: [{ block, input, ln_1: { output, normalized, input_mean, input_spread,
+    /// normalized_mean, normalized_spread }, q, k, v, scores, weights, heads, attention_output,
+    /// after_attention, ln_2, hidden, hidden_gelu, feed_forward_output, output, stream_sizes: {
+    /// input, after_attention_add, after_attention, after_feed_forward_add, output }, gelu_open,
+    /// gelu_open_share }], ln_f, logits, probabilities }`, each tensor `{ shape, data: Float32Array }`
+    /// (row-major).
     pub fn inspect(&mut self, text: &str) -> Result<JsValue, JsError> {
         let vocab = self.vocab.clone();
         let r = self.flat()?.inspect(&vocab, text)?;
@@ -101,8 +103,9 @@ impl CharModel {
     }
 
     /// Only what the attention maps need, for the same `text` (lighter to hand over than all of
-    /// `inspect`): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads, weights, scores }`, weights and scores
-    /// `{ shape: [L, h, T, T], data: Float32Array }` (the scores before the mask and the softmax).
+    /// `inspect`): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads,
+    /// weights, scores }`, weights and scores `{ shape: [L, h, T, T], data: Float32Array }` (the
+    /// scores before the mask and the softmax).
     pub fn attention(&mut self, text: &str) -> Result<JsValue, JsError> {
         let vocab = self.vocab.clone();
         let r = self.flat()?.inspect(&vocab, text)?;
@@ -120,9 +123,10 @@ impl CharModel {
         to_js(&head_summaries(flat, &ids)?)
     }
 
-    /// The next character after `text` (its last 16 characters) before and after the sampler's
-    /// settings (see `sample`): `{ symbols, model, tempered, kept, sampled, kept_count, order }`, one
-    /// entry a character of the vocabulary (order: the ids from the likeliest down).
+    /// The next character after `text` (its last P characters, the model's context) before and
+    /// after the sampler's settings (see `sample`): `{ symbols, model, tempered, kept, sampled,
+    /// kept_count, order }`, one entry a character of the vocabulary (order: the ids from the
+    /// likeliest down).
     pub fn next_distribution(
         &mut self,
         text: &str,
