@@ -53,12 +53,16 @@ wasm:
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
 # wasm inside), dist/transformer-block-lesson.html (the lesson as one file that works from disk) and
-# dist/npm/. The lesson file is also copied into www/ (not committed) for the served page's
-# "Download this lesson" link.
+# dist/npm/. Then scripts/prerender.mjs writes every widget's first render into the pages as
+# declarative shadow DOM: the served pages into dist/site/ (scripts/serve.mjs serves them in place of
+# www/'s) and the offline lesson in place. The lesson file is also copied into www/ (not committed)
+# for the served page's "Download this lesson" link.
 dist: wasm
 	$(call stage,'dist: one-script embedding + offline lesson + npm package into dist/')
 	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
 	node scripts/build-dist.mjs
+	$(call stage,'dist: the widgets first render into the pages (scripts/prerender.mjs)')
+	node scripts/prerender.mjs
 	cp dist/transformer-block-lesson.html www/transformer-block-lesson.html
 
 # The text TinyGPT learns from: the lesson page's prose, its figures computed by the wasm as the page

@@ -3,22 +3,33 @@
 
 /**
  * Waits for every <tb-…> element to show its content; returns when (ms after navigation start) the
- * last one did, when the last of those on the first screen (the viewport before any scrolling) did,
- * the lesson's presets table included when it is there, how many there are of each, and the first
- * contentful paint.
+ * last one's own render did, when the last of those on the first screen (the viewport before any
+ * scrolling) showed its figures (a prerendered one: the page parsed and painted), the lesson's
+ * presets table included when it is there, how many there are of each and how many came
+ * prerendered, and the first contentful paint.
  */
 export async function widgetsRendered() {
-  if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  // Parsed, before the deferred module scripts run: a widget with a shadow root now came with its
+  // first render in the HTML (make dist's prerender), shown once the parsed page is painted.
+  if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('readystatechange', resolve, { once: true }));
+  const parsed = performance.getEntriesByType('navigation')[0]?.domInteractive ?? performance.now();
   const widgets = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-'));
+  const inHtml = widgets.map((el) => Boolean(el.shadowRoot?.childNodes.length));
+  const tableInHtml = Boolean(document.getElementById('models')?.tBodies[0]?.rows.length);
   await Promise.all([...new Set(widgets.map((el) => el.localName))].map((tag) => customElements.whenDefined(tag)));
   const times = await Promise.all(widgets.map((el) => el.rendered));
+  const shown = times.map((t, i) => (inHtml[i] ? parsed : t));
   const onScreen = (el) => el.getBoundingClientRect().top + window.scrollY < window.innerHeight;
-  const firstScreen = times.filter((_, i) => onScreen(widgets[i]));
-  // The lesson page's presets table is filled by its own script (src/main.js), which marks the time.
+  const firstScreen = shown.filter((_, i) => onScreen(widgets[i]));
+  // The lesson page's presets table is filled by its own script (src/main.js), which marks the
+  // time, unless it came filled in the HTML.
   const table = document.getElementById('models');
   if (table && onScreen(table)) {
-    while (!performance.getEntriesByName('tb-presets-table').length) await new Promise((resolve) => setTimeout(resolve, 5));
-    firstScreen.push(performance.getEntriesByName('tb-presets-table')[0].startTime);
+    if (tableInHtml) firstScreen.push(parsed);
+    else {
+      while (!performance.getEntriesByName('tb-presets-table').length) await new Promise((resolve) => setTimeout(resolve, 5));
+      firstScreen.push(performance.getEntriesByName('tb-presets-table')[0].startTime);
+    }
   }
   // The first contentful paint, once there has been one (buffered: it may be long past); none in 2 s: null.
   const fcp = await new Promise((resolve) => {
@@ -36,6 +47,7 @@ export async function widgetsRendered() {
     }, 2000);
   });
   return {
+    prerendered: inHtml.filter(Boolean).length,
     rendered_ms: Math.max(...times),
     // A first screen of prose alone is complete when it is painted.
     first_screen_ms: Math.max(fcp ?? 0, ...firstScreen),

@@ -35,11 +35,14 @@ async function freePort() {
   });
 }
 
-/** scripts/serve.mjs serving www/ on a free port: `{ origin, stop() }`, once it answers. */
-export async function startServer() {
+/**
+ * scripts/serve.mjs serving www/ on a free port: `{ origin, stop() }`, once it answers. `live`: the
+ * pages as they are in www/, never their prerendered versions.
+ */
+export async function startServer({ live = false } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [fileURLToPath(new URL('serve.mjs', import.meta.url))], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), ...(live ? { TB_LIVE: '1' } : {}) },
     stdio: 'ignore',
   });
   const origin = `http://127.0.0.1:${port}`;

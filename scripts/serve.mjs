@@ -6,6 +6,12 @@
 // Binds to 127.0.0.1 only, serves GET and HEAD, sends the MIME types browsers insist on
 // (application/wasm for WebAssembly streaming compilation, text/javascript for modules), tells the
 // browser not to cache (a rebuilt wasm shows up on reload), and refuses any path outside ROOT.
+//
+// Prerendered pages: where `make dist` wrote a page with its widgets' first render in it
+// (scripts/prerender.mjs, into dist/site/), that page is served in place of ROOT's, as long as it is
+// not older than ROOT's (an edited page is served as it is, live, until the next `make dist`).
+// Everything else comes from ROOT, so an edit under www/src shows on reload. `?live` on a page, or
+// TB_LIVE=1 for the whole server, serves ROOT's page as it is.
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -16,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 const HOST = '127.0.0.1';
 const PORT = Number(process.env.PORT ?? 8000);
 const ROOT = resolve(process.argv[2] ?? fileURLToPath(new URL('../www/', import.meta.url)));
+const PRERENDERED = process.env.TB_LIVE === '1' ? null : fileURLToPath(new URL('../dist/site/', import.meta.url));
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -70,14 +77,26 @@ const rootReal = await realpath(ROOT).catch(() => {
   process.exit(1);
 });
 
+const prerenderedReal = PRERENDERED && (await realpath(PRERENDERED).catch(() => null));
+
+/** dist/site's version of a file ROOT has (see the header), or null to serve ROOT's. */
+async function prerendered(pathname, source) {
+  const found = await resolveFile(prerenderedReal, pathname);
+  if (!found?.file) return null;
+  if (!found.file.endsWith('.html') || !source.file) return found;
+  const [built, edited] = await Promise.all([stat(found.file), stat(source.file)]);
+  return built.mtimeMs >= edited.mtimeMs ? found : null;
+}
+
 const server = createServer(async (req, res) => {
   try {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return send(res, 405, 'Method Not Allowed');
     }
-    const { pathname } = new URL(req.url, `http://${HOST}`);
-    const found = await resolveFile(rootReal, pathname);
+    const { pathname, searchParams } = new URL(req.url, `http://${HOST}`);
+    let found = await resolveFile(rootReal, pathname);
+    if (found !== null && prerenderedReal && !searchParams.has('live')) found = (await prerendered(pathname, found)) ?? found;
     if (found === null) return send(res, 403, 'Forbidden');
     if (found.file === null) return send(res, 404, 'Not Found');
     res.writeHead(200, {

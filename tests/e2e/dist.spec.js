@@ -29,6 +29,14 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
 // module, loaded on need.
 const BUDGET_GZIP = 352 * 1024;
+// The offline lesson carries every widget's first render since issue 18's prerender (declarative
+// shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
+// 396.8 KB, so 400 KB, until the wasm split wins it back.
+const LESSON_BUDGET_GZIP = 400 * 1024;
+// The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
+// their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
+const SERVED_LESSON = `${DIST}site/index.html`;
+const SERVED_LESSON_BUDGET_GZIP = 44 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
 const WASM_BUDGET_GZIP = 276 * 1024;
 
@@ -470,11 +478,12 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
 test.describe('size budget', () => {
   const budgets = [
     [`${DIST}transformer-block.js`, BUDGET_GZIP],
-    [LESSON, BUDGET_GZIP],
+    [LESSON, LESSON_BUDGET_GZIP],
     [WASM, WASM_BUDGET_GZIP],
+    [SERVED_LESSON, SERVED_LESSON_BUDGET_GZIP],
   ];
   for (const [file, budget] of budgets) {
-    const name = file.split('/').pop();
+    const name = file.replace(DIST, 'dist/').split('/').slice(-2).join('/').replace(/^(dist|pkg)\//, '');
     test(`${name} is at most ${budget / 1024} KB gzipped`, () => {
       const bytes = readFileSync(file);
       const gzip = gzipSync(bytes).length;

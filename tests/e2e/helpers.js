@@ -54,8 +54,9 @@ export function widgets(page) {
         tag: el.localName,
         name: el.getAttribute('name'),
         defined: Boolean(customElements.get(el.localName)),
-        // Rendered: the shadow root holds more than the placeholder a tb-number starts with.
-        rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0 && el.shadowRoot.textContent.trim() !== '…'),
+        // Rendered: the shadow root holds more than the placeholder a tb-number starts with, and
+        // the element's own render has replaced the first render the page came with (prerendered).
+        rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0 && el.shadowRoot.textContent.trim() !== '…' && el.prerendered === false),
       })),
   );
 }

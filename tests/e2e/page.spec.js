@@ -182,12 +182,18 @@ test('renders in dark mode with the page palette passed on to the widgets', asyn
 
 test('says so clearly when the wasm cannot be loaded', async ({ page }) => {
   await page.route('**/pkg/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto('/');
+  // The page as www/ has it: no table to show.
+  await page.goto('/?live');
   const status = page.locator('#models-status');
   await expect(status).toHaveRole('status');
-  await expect(status).toContainText('could not be loaded');
+  await expect(status).toContainText('could not be loaded, so this page cannot show its numbers');
   await expect(status).toHaveClass(/error/);
   await expect(page.locator('#models')).toBeHidden();
+  // As make dist prerendered it: the table it was built with stays, and the status says so.
+  await page.goto('/');
+  await expect(status).toContainText('could not be loaded, so the figures are the ones this page was built with');
+  await expect(status).toHaveClass(/error/);
+  await expect(page.locator('#models tr[data-model="llama3-70b"]')).toContainText('70,553,706,496');
 });
 
 test('the gallery lists every widget page, and each one loads', async ({ page, baseURL }) => {

@@ -18,8 +18,11 @@ test('the shipped model reads "the residual": 12 × 32 stream, 12 × 50 logits, 
   await expect(guesses.nth(1)).toContainText(/after h \(position 2 of 12\): e \d+%/);
   await expect(guesses.nth(2)).toContainText(/after e \(position 3 of 12\): \u2423 \d+%/);
   await expect(guesses.nth(10)).toContainText(/after a \(position 11 of 12\): l \d+%/);
-  // One cell per number, coloured by class (theme variables), and one outline per row of logits.
-  await expect(gpt.locator('svg').first().locator('rect[class^="heat-"]')).toHaveCount(12 * 32);
+  // One cell per number (a square in its colour class's path; theme variables), and one outline
+  // per row of logits.
+  const cells = (svg) => svg.locator('path[class^="heat-"]').evaluateAll((paths) => paths.reduce((n, p) => n + p.getAttribute('d').split('M').length - 1, 0));
+  expect(await cells(gpt.locator('svg').first())).toBe(12 * 32);
+  expect(await cells(gpt.locator('svg').nth(1))).toBe(12 * 50);
   await expect(gpt.locator('svg').nth(1).locator('rect.best')).toHaveCount(12);
   await expect(gpt.getByRole('img', { name: /^logits 12 × 50 heatmap: values from/ })).toBeVisible();
   expect(problems).toEqual([]);
@@ -84,7 +87,7 @@ test('fits a 360px-wide phone in dark mode without sideways scrolling of the pag
   await expect(gpt.locator('.next-chars li')).toHaveCount(12);
   expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   // Dark mode: a positive cell is not the colour it is in light mode.
-  const cell = gpt.locator('rect[class^="heat-p"]').first();
+  const cell = gpt.locator('path[class^="heat-p"]').first();
   const dark = await cell.evaluate((el) => getComputedStyle(el).fill);
   await page.emulateMedia({ colorScheme: 'light' });
   await expect.poll(() => cell.evaluate((el) => getComputedStyle(el).fill)).not.toBe(dark);

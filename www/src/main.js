@@ -1,5 +1,5 @@
 // The demo lesson page's one script: every <tb-…> widget (elements/index.js), and the table of
-// presets in the first section. Every number comes from the wasm facade; this file only puts them in
+// presets in the first section (which `make dist` prerenders: data-prerender in index.html). Every number comes from the wasm facade; this file only puts them in
 // the table, formatted.
 
 import './elements/index.js';
@@ -65,7 +65,11 @@ function render(lib) {
 try {
   render(await wasm);
 } catch (err) {
-  status.textContent = `The model library could not be loaded, so this page cannot show its numbers: ${err.message}`;
+  // A prerendered page (make dist) came with the table filled in: it stays, as built.
+  status.textContent = table.tBodies[0].rows.length
+    ? `The model library could not be loaded, so the figures are the ones this page was built with and cannot change: ${err.message}`
+    : `The model library could not be loaded, so this page cannot show its numbers: ${err.message}`;
+  status.classList.remove('done');
   status.classList.add('error');
   console.error(err);
 }

@@ -22,7 +22,7 @@ import { CONFIG_LIMIT } from '../models/your-model.js';
 
 export const CHECKPOINT = 'checkpoint';
 /** The value of the "Your checkpoint…" option: not a model, the panel's opener. */
-export const LOAD_CHECKPOINT = '\u0000load-checkpoint';
+export const LOAD_CHECKPOINT = '(load-checkpoint)';
 const LOAD = LOAD_CHECKPOINT;
 
 export const checkpointSheet = sheet(`${dropPanelCss('.your-checkpoint')}

@@ -18,9 +18,9 @@ import { clipText } from '../attributes.js';
 import { formatBytes, formatCompact } from '../format.js';
 import { CONFIG_LIMIT, forgetModel, onModelSaved, saveModel, savedModel } from '../models/your-model.js';
 
-const LOAD = '\u0000load'; // the "Your model…" option: never a preset name or a config's text
-const YOURS = '\u0000yours';
-const PAGE = '\u0000page';
+const LOAD = '(load)'; // the "Your model…" option: never a preset name (nor, like the others, a NUL, which HTML turns into U+FFFD)
+const YOURS = '(yours)';
+const PAGE = '(page)';
 
 const CSS = `${dropPanelCss('.your-model')}
 .model-control select { max-width: 100%; min-width: 0; }

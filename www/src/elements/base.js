@@ -99,9 +99,19 @@ export class TbElement extends HTMLElement {
     this.#ready = resolve;
   });
 
+  /**
+   * True while the shadow root holds the first render the build wrote into the page as declarative
+   * shadow DOM (scripts/prerender.mjs): the element shows it as it is until its own first render
+   * replaces it, in one task (so nothing moves or flickers), carrying over what the reader changed
+   * in the meantime (see adoptPrerendered).
+   */
+  prerendered = false;
+
   constructor() {
     super();
-    this.attachShadow({ mode: 'open' });
+    // A declarative shadow root is already there: keep it (attachShadow would empty it).
+    if (this.shadowRoot) this.prerendered = this.shadowRoot.childNodes.length > 0;
+    else this.attachShadow({ mode: 'open' });
     this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
     /** A prefix unique to this element, for ids inside its shadow root and for labels. */
     this.uid = `tb${++ids}`;
@@ -169,19 +179,34 @@ export class TbElement extends HTMLElement {
       try {
         lib = await wasm;
       } catch (err) {
-        this.shadowRoot.replaceChildren(messageElement(`This widget could not load its model library: ${err.message}`));
+        // A prerendered widget keeps its figures and says what is missing above them.
+        const message = messageElement(
+          this.prerendered
+            ? `This widget shows the figures it was built with; it could not load its model library, so it cannot change them: ${err.message}`
+            : `This widget could not load its model library: ${err.message}`,
+        );
+        if (this.prerendered) {
+          this.shadowRoot.querySelector(':scope > .error[data-message]')?.remove();
+          this.shadowRoot.prepend(message);
+        } else this.shadowRoot.replaceChildren(message);
         this.#signalReady();
         return;
       }
       if (!this.isConnected || this.#released) return; // removed while the library loaded
       this.#messages = [];
       const focus = focusedControl(this.shadowRoot);
+      const changed = this.prerendered ? changedControls(this.shadowRoot) : null;
+      if (this.prerendered) {
+        this.prerendered = false;
+        this.shadowRoot.replaceChildren(); // its styles' links too; the render builds the same DOM, in this task
+      }
       try {
         this.render(lib);
       } catch (err) {
         this.warn(errorText(err));
       }
       this.#showMessages();
+      changed?.apply(this.shadowRoot);
       focus?.restore();
       this.#signalReady();
     });
@@ -258,6 +283,39 @@ function focusedControl(root) {
     restore() {
       if (el.isConnected || !selector) return;
       root.querySelector(selector)?.focus({ preventScroll: true });
+    },
+  };
+}
+
+/**
+ * What a reader changed in a prerendered widget before its script ran (a typed number, a chosen
+ * option, an opened disclosure), by control id: apply(root) sets the same on the live render's
+ * controls and fires their input and change events, so the widget shows what the reader asked for.
+ */
+function changedControls(root) {
+  const values = [];
+  for (const el of root.querySelectorAll('input[id], select[id], textarea[id]')) {
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      if (el.checked !== el.defaultChecked) values.push([el.id, 'checked', el.checked]);
+    } else if (el.localName === 'select') {
+      const initial = [...el.options].find((o) => o.defaultSelected) ?? el.options[0];
+      if (initial && el.value !== initial.value) values.push([el.id, 'value', el.value]);
+    } else if (el.value !== el.defaultValue) values.push([el.id, 'value', el.value]);
+  }
+  const opened = [...root.querySelectorAll('details[id]')].map((d) => [d.id, d.open]);
+  return {
+    apply(live) {
+      for (const [id, key, value] of values) {
+        const el = live.getElementById(id);
+        if (!el || el[key] === value) continue;
+        el[key] = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      for (const [id, open] of opened) {
+        const el = live.getElementById(id);
+        if (el && el.open !== open) el.open = open;
+      }
     },
   };
 }

@@ -56,7 +56,7 @@ export class TbDepthLatency extends TbElement {
   render(lib) {
     this.#lib = lib;
     const again = h('button', { type: 'button' }, 'Time again');
-    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, 'Timing starts when this comes into view.');
+    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, 'Timed in your browser, by its script, once this comes into view.');
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
     const shares = h('ul', { class: 'shares', 'aria-label': 'Attention stage by sequence length' });

@@ -61,10 +61,12 @@ function cached(key, compute) {
 export class TbNumber extends TbElement {
   static observedAttributes = ['model', 'seq-len', 'batch', 'source', 'args', 'value', 'format', 'digits'];
   static styles = [STYLES];
+  /** It sits inside a sentence: a prerender that inlines styles leaves the theme's box out. */
+  static inline = true;
 
   constructor() {
     super();
-    this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
+    if (!this.prerendered) this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
   }
 
   render(lib) {

@@ -1,0 +1,244 @@
+#!/usr/bin/env node
+// The widgets' first render, written into the HTML at build time as declarative shadow DOM, so a
+// page shows its figures before (and without) any script or wasm.
+//
+//   node scripts/prerender.mjs                 every page `make serve` serves (www/index.html and
+//                                              www/gallery/*.html) into dist/site/, and the offline
+//                                              lesson dist/transformer-block-lesson.html in place;
+//                                              pages whose inputs have not changed since their last
+//                                              render (kept in dist/site/prerendered/*.json) are not
+//                                              rendered again
+//   node scripts/prerender.mjs --widget HTML   one widget's markup, prerendered, on stdout (for an
+//                                              author's own page): e.g. --widget '<tb-masks tokens="3"></tb-masks>'
+//
+// How: headless Chromium (the one the tests use) loads each page as a reader would, at the tests'
+// desktop size, waits until every widget has rendered and settled, and reads each widget's shadow
+// root (www/src/prerender/serialize.js). Each widget's open tag in the page's source then gets a
+// <template shadowrootmode="open"> with that markup; on upgrade the element keeps it on screen until
+// its own first render replaces it in one task (www/src/elements/base.js). The same crate and the
+// same element code compute both, so they agree; tests/e2e/prerender.spec.js checks they do.
+//
+// Styles: a shadow root sees no page stylesheet, so each template carries its own. Served pages
+// link them (dist/site/prerendered/<hash>.css, one file for each widget's set, fetched once for
+// every widget that shares it: allowed by a strict style-src 'self'); the offline lesson, one file,
+// has them in <style> elements.
+// Widgets that lay out to their width (the charts) are drawn for the desktop column; on a narrower
+// screen they redraw to fit when the script runs.
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { launchChromium, ROOT, startServer } from './browser.mjs';
+import { pageMarkup, widgetMarkup } from '../www/src/prerender/serialize.js';
+import { insertTemplates, replaceRegions } from './prerender-insert.mjs';
+
+const WWW = join(ROOT, 'www');
+const SITE = join(ROOT, 'dist', 'site');
+const OFFLINE = join(ROOT, 'dist', 'transformer-block-lesson.html');
+/** The offline lesson's copy beside the served page (make dist), not an input of the prerender. */
+const LESSON_COPY = 'transformer-block-lesson.html';
+/** The tests' viewport (Playwright's default): the prerender draws what they and a desktop see. */
+const VIEWPORT = { width: 1280, height: 720 };
+const SETTLE_MS = 300;
+const TIMEOUT_MS = 60_000;
+
+/** The pages make serve serves, relative to www/: the lesson and the gallery (not the bench page). */
+function servedPages() {
+  const gallery = readdirSync(join(WWW, 'gallery')).filter((f) => f.endsWith('.html'));
+  return ['index.html', ...gallery.map((f) => `gallery/${f}`)];
+}
+
+/**
+ * Loads `url`, waits for every widget's first render and for the page to settle (no widget busy,
+ * the same markup twice in a row, SETTLE_MS apart), and returns { widgets, regions, sheets }:
+ * widgetMarkup()'s list and pageMarkup()'s parts.
+ */
+async function renderedWidgets(browser, url, setup) {
+  const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light', reducedMotion: 'reduce' });
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  try {
+    await setup?.(page);
+    await page.goto(url, { waitUntil: 'load' });
+    await page.evaluate(async () => {
+      const widgets = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-'));
+      await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName).then(() => customElements.upgrade(el))));
+      await Promise.all(widgets.map((el) => el.rendered));
+    });
+    const started = Date.now();
+    let last = null;
+    for (;;) {
+      await page.waitForFunction(() => [...document.querySelectorAll('*')].every((el) => !el.busy), null, { timeout: TIMEOUT_MS });
+      await page.waitForTimeout(SETTLE_MS);
+      const now = { widgets: await page.evaluate(widgetMarkup), ...(await page.evaluate(pageMarkup)) };
+      if (last && JSON.stringify(now) === JSON.stringify(last)) break;
+      if (Date.now() - started > TIMEOUT_MS) throw new Error(`${url}: the widgets did not settle in ${TIMEOUT_MS / 1000} s`);
+      last = now;
+    }
+    if (errors.length) throw new Error(`${url}: the page threw while it rendered: ${errors.join('; ')}`);
+    return last;
+  } finally {
+    await page.close();
+  }
+}
+
+const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+/**
+ * The <template> for one widget. `stylesOf(sheets)` gives the markup that brings a list of
+ * stylesheets in (links or <style> elements).
+ */
+function template({ html, sheets }, stylesOf) {
+  return `<template shadowrootmode="open">${stylesOf(sheets)}${html}</template>`;
+}
+
+/** Each stylesheet in a <style> of its own. */
+const inlineStyles = (sheets) => sheets.map((css) => `<style>${css.replaceAll('</', '<\\/')}</style>`).join('');
+
+/**
+ * A page's source with its widgets' templates and its script-filled regions put in.
+ * `stylesOf(sheets)`: the markup that brings a list of stylesheets in.
+ */
+function prerenderedPage(source, { widgets, regions, sheets }, stylesOf, name, own = (w) => w) {
+  const withWidgets = insertTemplates(source, widgets.map((w) => ({ tag: w.tag, template: template(own(w), stylesOf) })), name);
+  return replaceRegions(withWidgets, regions, sheets.length ? stylesOf(sheets) : '', name);
+}
+
+/**
+ * A prerendered page shows its first screen without its scripts, which only bring its behaviour: it
+ * does not ask for its modules and the wasm before anything else (<link rel=modulepreload> and
+ * preload), which, measured, put its first paint ~60 ms later; the module script still loads them.
+ */
+const withoutPreloads = (html) => html.replace(/[ \t]*<link rel="(?:modulepreload|preload)"[^>]*>\n?/g, '');
+
+/**
+ * A digest of what a prerender reads: every file of www/ (bar the lesson's copy) and these scripts,
+ * by content (make wasm rewrites www/pkg/ with the same bytes).
+ */
+function inputsDigest() {
+  const digest = createHash('sha256');
+  const add = (path) => digest.update(`${relative(ROOT, path)}\0`).update(readFileSync(path));
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (path !== join(WWW, LESSON_COPY)) add(path);
+    }
+  };
+  walk(WWW);
+  for (const script of ['prerender.mjs', 'prerender-insert.mjs', 'browser.mjs']) add(join(ROOT, 'scripts', script));
+  return digest.digest('hex');
+}
+
+/**
+ * What the browser rendered of each served page, from dist/site/prerendered/<page>.json when it was
+ * rendered from the same inputs (a `make serve` with nothing changed launches no browser), else
+ * rendered now and kept there.
+ */
+async function renderedPages(openBrowser) {
+  const inputs = inputsDigest();
+  const rendered = new Map();
+  const stale = [];
+  for (const page of servedPages()) {
+    const kept = join(SITE, 'prerendered', `${page.replaceAll('/', '--')}.json`);
+    const previous = existsSync(kept) ? JSON.parse(readFileSync(kept, 'utf8')) : null;
+    if (previous?.inputs === inputs) rendered.set(page, previous.result);
+    else stale.push([page, kept]);
+  }
+  if (stale.length) {
+    const browser = await openBrowser();
+    const server = await startServer({ live: true });
+    try {
+      for (const [page, kept] of stale) {
+        const result = await renderedWidgets(browser, `${server.origin}/${page}`);
+        mkdirSync(dirname(kept), { recursive: true });
+        writeFileSync(kept, JSON.stringify({ inputs, result }));
+        rendered.set(page, result);
+        console.log(`prerender: ${page}: ${result.widgets.length} widgets rendered`);
+      }
+    } finally {
+      server.stop();
+    }
+  }
+  if (stale.length < rendered.size) console.log(`prerender: ${rendered.size - stale.length} pages unchanged since their last render`);
+  return rendered;
+}
+
+/** The served pages into dist/site/, their stylesheets into dist/site/prerendered/. */
+function writeSite(rendered) {
+  const written = new Map(); // hash -> css
+  for (const [page, result] of rendered) {
+    const source = readFileSync(join(WWW, page), 'utf8');
+    const cssDir = relative(dirname(join(SITE, page)), join(SITE, 'prerendered')) || '.';
+    // One file for all of a widget's stylesheets: a link a shadow root, not one a sheet, which
+    // took the lesson's first paint from ~140 to ~100 ms (752 links against 188, measured).
+    const stylesOf = (sheets) => {
+      const css = sheets.join('\n');
+      const name = hash(css);
+      written.set(name, css);
+      return `<link rel="stylesheet" href="${cssDir}/${name}.css">`;
+    };
+    mkdirSync(dirname(join(SITE, page)), { recursive: true });
+    writeFileSync(join(SITE, page), withoutPreloads(prerenderedPage(source, result, stylesOf, page)));
+  }
+  for (const [name, css] of written) writeFileSync(join(SITE, 'prerendered', `${name}.css`), `${css}\n`);
+  for (const file of readdirSync(join(SITE, 'prerendered'))) {
+    if (file.endsWith('.css') && !written.has(file.slice(0, -4))) rmSync(join(SITE, 'prerendered', file)); // an earlier build's
+  }
+  console.log(`prerender: ${rendered.size} pages and ${written.size} stylesheets in ${relative(ROOT, SITE)}/`);
+}
+
+/**
+ * The offline lesson, in place: the served lesson's templates (its widgets are the same elements
+ * in the same order: tests/e2e/prerender.spec.js checks both against what they render) with their
+ * stylesheets inside.
+ */
+function writeOffline(lesson) {
+  const source = readFileSync(OFFLINE, 'utf8');
+  // A widget in a sentence (tb-number) needs only its own sheet: one copy of the theme for each of
+  // the lesson's 163 numbers would cost 11 KB of the file's gzip.
+  const own = (w) => (w.inline ? { ...w, sheets: w.sheets.slice(1) } : w);
+  writeFileSync(OFFLINE, prerenderedPage(source, lesson, inlineStyles, OFFLINE, own));
+  console.log(`prerender: ${relative(ROOT, OFFLINE)}: ${lesson.widgets.length} widgets`);
+}
+
+/** One widget's prerendered markup, rendered on a page of its own beside the gallery. */
+async function prerenderWidget(browser, markup) {
+  const server = await startServer({ live: true });
+  try {
+    const url = `${server.origin}/gallery/prerender-widget.html`;
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="../styles.css">
+<script type="module" src="../src/elements/index.js"></script></head><body><main>${markup}</main></body></html>`;
+    const { widgets } = await renderedWidgets(browser, url, (p) =>
+      p.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: page })),
+    );
+    if (widgets.length === 0) throw new Error('--widget: the markup has no <tb-…> element; e.g. \'<tb-masks tokens="3"></tb-masks>\'');
+    return insertTemplates(markup, widgets.map((w) => ({ tag: w.tag, template: template(w, inlineStyles) })), '--widget');
+  } finally {
+    server.stop();
+  }
+}
+
+async function main(args) {
+  let browser = null;
+  const openBrowser = async () => (browser ??= await launchChromium());
+  try {
+    const at = args.indexOf('--widget');
+    if (at >= 0) {
+      if (args[at + 1] === undefined) throw new Error('--widget needs the widget\'s HTML, e.g. \'<tb-masks tokens="3"></tb-masks>\'');
+      process.stdout.write(`${await prerenderWidget(await openBrowser(), args[at + 1])}\n`);
+      return;
+    }
+    if (args.length) throw new Error(`unknown argument ${args[0]}: use no argument, or --widget HTML`);
+    const rendered = await renderedPages(openBrowser);
+    writeSite(rendered);
+    writeOffline(rendered.get('index.html'));
+  } finally {
+    await browser?.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  console.error(`prerender: ${err.message}`);
+  process.exit(1);
+});

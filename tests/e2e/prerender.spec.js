@@ -1,0 +1,149 @@
+// The widgets' first render in the HTML (scripts/prerender.mjs, run by `make dist`): the pages
+// scripts/serve.mjs serves from dist/site/ and the offline lesson. What the page shows before any
+// script equals what the elements render live (no hydration mismatch), is there without JavaScript,
+// does not move when the elements take over, and stays when the model library cannot load.
+import { test, expect } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { widgetMarkup } from '../../www/src/prerender/serialize.js';
+import { closingTemplate, widgetTags } from '../../scripts/prerender-insert.mjs';
+import { recordProblems, waitForWidgets } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PAGES = ['index.html', ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).map((f) => `gallery/${f}`)];
+const OFFLINE = `${ROOT}dist/transformer-block-lesson.html`;
+
+/** The markup of each widget's template in a prerendered file, its stylesheets left out, in order. */
+function prerenderedMarkup(html) {
+  return widgetTags(html).map(({ tag, end }) => {
+    const m = /^<template shadowrootmode="open">((?:<link [^>]*>|<style>[^]*?<\/style>)*)/.exec(html.slice(end));
+    expect(m, `<${tag}> at ${end} has a prerendered template`).not.toBeNull();
+    const start = end + m[0].length;
+    return { tag, html: html.slice(start, closingTemplate(html, end) - '</template>'.length) };
+  });
+}
+
+/** widgetMarkup() once every widget has rendered and settled (no widget busy, two equal reads). */
+async function settledMarkup(page) {
+  await waitForWidgets(page);
+  await page.waitForFunction(() => [...document.querySelectorAll('*')].every((el) => !el.busy));
+  let last = await page.evaluate(widgetMarkup);
+  for (;;) {
+    await page.waitForTimeout(300);
+    const now = await page.evaluate(widgetMarkup);
+    if (JSON.stringify(now) === JSON.stringify(last)) return now.map(({ tag, html }) => ({ tag, html }));
+    last = now;
+  }
+}
+
+for (const path of PAGES) {
+  test(`${path}: the prerendered widgets equal what the elements render, live and after taking over`, async ({ page }) => {
+    test.setTimeout(60_000);
+    const file = readFileSync(`${ROOT}dist/site/${path}`, 'utf8');
+    const prerendered = prerenderedMarkup(file);
+    const problems = recordProblems(page);
+    await page.goto(`/${path}?live`);
+    expect(await settledMarkup(page)).toEqual(prerendered);
+    await page.goto(`/${path}`);
+    expect(await page.evaluate(() => document.querySelector('template[shadowrootmode]'))).toBeNull(); // all attached
+    expect(await settledMarkup(page)).toEqual(prerendered);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('the offline lesson carries the served lesson\'s first render, which equals what its own elements render', async ({ page }) => {
+  test.setTimeout(60_000);
+  const served = prerenderedMarkup(readFileSync(`${ROOT}dist/site/index.html`, 'utf8'));
+  const offline = prerenderedMarkup(readFileSync(OFFLINE, 'utf8'));
+  expect(offline).toEqual(served);
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(pathToFileURL(OFFLINE).href);
+  expect(await settledMarkup(page)).toEqual(offline);
+  expect(errors).toEqual([]);
+});
+
+/** Each widget's shadow text as the page shows it (its stylesheets left out), read without the page's scripts. */
+const shadowTexts = (page) =>
+  page.evaluate(() => {
+    window.__shown = (root) => [...(root?.childNodes ?? [])].filter((n) => n.localName !== 'style').map((n) => n.textContent).join('').trim();
+    return [...document.querySelectorAll('*')]
+      .filter((el) => el.localName.startsWith('tb-'))
+      .map((el) => ({ tag: el.localName, text: window.__shown(el.shadowRoot) }));
+  });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const [name, open] of [
+    ['served', (page) => page.goto('/')],
+    ['offline', (page) => page.goto(pathToFileURL(OFFLINE).href)],
+  ]) {
+    test(`the ${name} lesson shows every widget's figures`, async ({ page }) => {
+      await open(page);
+      const shown = await shadowTexts(page);
+      expect(shown.length).toBeGreaterThan(150);
+      const blank = shown.filter((w) => !/\d/.test(w.text));
+      expect(blank, 'widgets with no figure').toEqual([]);
+      // The first section's sentence, numbers and all.
+      const sentence = await page.evaluate(() => {
+        const p = [...document.querySelectorAll('li, p')].find((el) => el.textContent.includes('Llama 3 70B uses'));
+        const walk = (n) => (n.localName === 'tb-number' ? window.__shown(n.shadowRoot) : n.nodeType === 3 ? n.textContent : [...n.childNodes].map(walk).join(''));
+        return walk(p).replace(/\s+/g, ' ');
+      });
+      expect(sentence).toMatch(/uses 12 blocks, Llama 3 70B uses 80\./);
+      // Widgets that time the reader's own browser say that they do, rather than show another's times.
+      const latency = shown.find((w) => w.tag === 'tb-depth-latency').text;
+      expect(latency).toMatch(/your browser/i);
+    });
+  }
+
+  test('a widget with a bad attribute shows the message the live widget shows', async ({ page }) => {
+    await page.goto('/gallery/masks.html');
+    const texts = await shadowTexts(page);
+    expect(texts[2].text).toMatch(/tokens.*1 to 16|16/);
+    expect(texts[2].text).toContain('Encoder');
+  });
+});
+
+test('nothing moves when the elements take over from the prerendered page', async ({ page }) => {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => window.__shifts.push(...list.getEntries().map((e) => e.value))).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto('/');
+  const boxes = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('*')]
+        .filter((el) => el.localName.startsWith('tb-'))
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          return `${el.localName} ${Math.round(r.x)},${Math.round(r.y + scrollY)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+        }),
+    );
+  const before = await boxes();
+  expect(await page.evaluate(() => [...document.querySelectorAll('tb-number')].every((el) => el.prerendered))).toBe(true);
+  release();
+  await waitForWidgets(page);
+  await page.waitForTimeout(500);
+  expect(await boxes()).toEqual(before);
+  expect(await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0))).toBe(0);
+});
+
+test('the prerendered figures stay, and say what is missing, when the model library cannot load', async ({ page }) => {
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  await expect(masks.locator('.error[data-message]')).toContainText('could not load its model library');
+  await expect(masks.locator('figure[data-side="decoder"]')).toBeVisible();
+  await expect(masks.locator('.caption').first()).toContainText('pairs allowed');
+  expect(errors).toEqual([]);
+});
