@@ -45,10 +45,14 @@ setup:
 	$(call stage,'setup: scripts/setup.sh')
 	scripts/setup.sh
 
+# Two builds of the facade: whole (transformer_block*: the bundles inline it, a served page fetches
+# it when a widget runs TinyGPT) and its analytic half alone (analytic*: the analytic model and the
+# worked examples, the first module a served page fetches).
 wasm:
-	$(call stage,'wasm: release build into www/pkg/')
+	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, and its analytic half)')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
+	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features
 	@ls -l www/pkg/*.wasm
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
@@ -144,6 +148,7 @@ test-clippy:
 	$(call stage,'test 2/9: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:

@@ -28,12 +28,15 @@ export function moduleGraph(entry = 'src/main.js') {
   return order;
 }
 
-/** The <link> lines www/index.html carries: every module, the wasm-bindgen glue and the wasm. */
+/**
+ * The <link> lines www/index.html carries: every module, and the wasm-bindgen glue and the wasm of
+ * the facade's analytic half (the whole facade is fetched when a widget runs TinyGPT: src/wasm.js).
+ */
 export function preloadLinks() {
   return [
     ...moduleGraph().map((path) => `<link rel="modulepreload" href="${path}" data-online-only>`),
-    '<link rel="modulepreload" href="pkg/transformer_block.js" data-online-only>',
-    '<link rel="preload" href="pkg/transformer_block_bg.wasm" as="fetch" crossorigin data-online-only>',
+    '<link rel="modulepreload" href="pkg/analytic.js" data-online-only>',
+    '<link rel="preload" href="pkg/analytic_bg.wasm" as="fetch" crossorigin data-online-only>',
   ];
 }
 

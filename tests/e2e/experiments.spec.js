@@ -7,7 +7,7 @@ import { openPage, pageOverflow, waitForWidgets } from './helpers.js';
 /** The library's own results for the six-block model, from the page's wasm instance. */
 function library(page) {
   return page.evaluate(async () => {
-    const lib = await (await import('/src/wasm.js')).wasm;
+    const lib = await (await import('/src/wasm.js')).fullLibrary();
     const m = lib.CharModel.six_blocks();
     try {
       return { ablation: m.ablation(), stream: m.stream(), reported: lib.reported_gpt2_small() };

@@ -147,3 +147,56 @@ test('the prerendered figures stay, and say what is missing, when the model libr
   await expect(masks.locator('.caption').first()).toContainText('pairs allowed');
   expect(errors).toEqual([]);
 });
+
+test.describe('the two halves of the wasm', () => {
+  const wasmRequests = (page) => {
+    const seen = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('.wasm')) seen.push(new URL(req.url()).pathname.split('/').pop());
+    });
+    return seen;
+  };
+
+  test('a page of analytic widgets fetches the analytic half only', async ({ page }) => {
+    const seen = wasmRequests(page);
+    await page.goto('/gallery/masks.html');
+    await waitForWidgets(page);
+    await page.waitForLoadState('networkidle');
+    expect(seen).toEqual(['analytic_bg.wasm']);
+  });
+
+  test('the lesson fetches the whole facade once, after its other widgets are live', async ({ page }) => {
+    const seen = wasmRequests(page);
+    const problems = recordProblems(page);
+    await page.goto('/');
+    await waitForWidgets(page);
+    await page.waitForLoadState('networkidle');
+    expect(seen).toEqual(['analytic_bg.wasm', 'transformer_block_bg.wasm']);
+    const order = await page.evaluate(async () => {
+      const fetched = performance.getEntriesByType('resource').find((e) => e.name.endsWith('transformer_block_bg.wasm'));
+      const analytic = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && !el.needsModel());
+      return { fetchStart: fetched.fetchStart, analyticLive: Math.max(...(await Promise.all(analytic.map((el) => el.rendered)))) };
+    });
+    expect(order.fetchStart).toBeGreaterThanOrEqual(order.analyticLive);
+    expect(problems).toEqual([]);
+  });
+
+  test('an analytic widget switched to TinyGPT fetches the whole facade then, once', async ({ page }) => {
+    const seen = wasmRequests(page);
+    await page.route('**/gallery/one-anatomy.html', (route) =>
+      route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title><script type="module" src="../src/elements/index.js"></script></head><body><main><tb-anatomy model="gpt2-small"></tb-anatomy></main></body></html>',
+      }),
+    );
+    await page.goto('/gallery/one-anatomy.html');
+    await waitForWidgets(page);
+    await page.waitForLoadState('networkidle');
+    expect(seen).toEqual(['analytic_bg.wasm']);
+    const anatomy = page.locator('tb-anatomy');
+    await anatomy.getByRole('combobox').first().selectOption('tiny-gpt');
+    await expect(anatomy.getByRole('group', { name: 'Live tensors' })).toBeVisible();
+    await expect(anatomy.getByRole('group', { name: 'Live tensors' })).toContainText('(12 positions)');
+    expect(seen).toEqual(['analytic_bg.wasm', 'transformer_block_bg.wasm']);
+  });
+});

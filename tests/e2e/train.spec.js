@@ -6,7 +6,7 @@ import { openPage, pageOverflow } from './helpers.js';
 
 /** The library's reference losses for the page's held-out text, and them as the chart labels them. */
 async function reference(page) {
-  const r = await page.evaluate(async () => (await (await import('/src/wasm.js')).wasm).train_defaults().reference);
+  const r = await page.evaluate(async () => (await (await import('/src/wasm.js')).fullLibrary()).train_defaults().reference);
   const two = (x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(x);
   const three = (x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(x);
   return { ...r, labels: [`uniform ${two(r.uniform)}`, `unigram ${two(r.unigram)}`, `bigram ${two(r.bigram)}`], three };

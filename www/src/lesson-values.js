@@ -74,19 +74,20 @@ function hint(here, walked) {
  * The sources a number can come from: the model report, or a worked example with its lesson
  * defaults. `call(lib, inputs)` runs the facade itself; otherwise `fn` is the facade's function and
  * `args(defaults)` its arguments from example_defaults(), unless the author gives `args` (a JSON list).
+ * `model`: the source runs TinyGPT, so it needs the whole facade (sourceNeedsModel).
  */
 export const SOURCES = {
   count: { call: (lib, { model, seqLen, batch }) => lib.count(model, seqLen, batch) },
   defaults: { call: (lib) => lib.example_defaults() },
   // Training TinyGPT: the defaults, the corpus and its reference losses; the model the page ships.
-  'training-data': { call: (lib) => lib.train_defaults() },
-  'shipped-model-six': { call: (lib) => shippedInfo(lib.CharModel.six_blocks()) },
-  'shipped-model': { call: (lib) => shippedInfo(lib.CharModel.shipped()) },
+  'training-data': { model: true, call: (lib) => lib.train_defaults() },
+  'shipped-model-six': { model: true, call: (lib) => shippedInfo(lib.CharModel.six_blocks()) },
+  'shipped-model': { model: true, call: (lib) => shippedInfo(lib.CharModel.shipped()) },
   // Where each head looks over the held-out text: the shipped model, the six-block one, and the
   // lessons' TinyGPT before training (seed 0).
-  heads: { call: (lib) => headSummaries(lib.CharModel.shipped()) },
-  'heads-six': { call: (lib) => headSummaries(lib.CharModel.six_blocks()) },
-  'heads-untrained': { call: (lib) => headSummaries(lib.CharModel.untrained(0)) },
+  heads: { model: true, call: (lib) => headSummaries(lib.CharModel.shipped()) },
+  'heads-six': { model: true, call: (lib) => headSummaries(lib.CharModel.six_blocks()) },
+  'heads-untrained': { model: true, call: (lib) => headSummaries(lib.CharModel.untrained(0)) },
   'training-run': { fn: 'training_run', args: (d) => [d.training_run.params, nanoGptTokens(d), d.training_run.peak, d.training_run.utilisation] },
   'example:residual': { fn: 'example_residual', args: (d) => [d.residual.x, d.residual.attention, d.residual.feed_forward] },
   'example:layernorm': { fn: 'example_layernorm', args: (d) => [d.layernorm] },
@@ -148,6 +149,11 @@ export function parseArgs(text) {
 }
 
 /** Runs one source on the facade `lib`. Throws the library's own error (which says what is allowed). */
+/** Whether the source named `key` (a tb-number's source attribute; null: count) runs TinyGPT. */
+export function sourceNeedsModel(key) {
+  return Boolean(SOURCES[key ?? 'count']?.model);
+}
+
 export function runSource(lib, key, { model = 'gpt2-small', seqLen = 8, batch = 1, args } = {}) {
   const source = SOURCES[key];
   if (source.call) return source.call(lib, { model, seqLen, batch });

@@ -1,47 +1,78 @@
-// The one place that loads the WebAssembly module. Every widget on the page awaits the same promise,
-// so the module is fetched, compiled and instantiated once and its memory is shared.
+// The one place that loads the WebAssembly modules, each once for the whole page.
 //
-//   import { wasm, wasmModule } from './wasm.js';
-//   const { presets } = await wasm;           // the facade (wasm-bindgen's module namespace)
-//   const compiled = await wasmModule;        // the compiled WebAssembly.Module, for a worker
+//   import { wasm, fullLibrary, fullModule } from './wasm.js';
+//   const { presets, count } = await wasm;      // the analytic half, fetched at once (~116 KB gzip)
+//   const { CharModel } = await fullLibrary();  // the whole facade, fetched on first call (~273 KB)
+//   const compiled = await fullModule();        // its compiled WebAssembly.Module, for a worker
 //
-// `wasmModule` is what a training worker instantiates for itself (src/train/): it is posted to the
-// worker, so the bytes are fetched and compiled once per page however many instances run them.
+// `wasm` is the facade's analytic half (www/pkg/analytic*): the analytic model and the worked
+// examples, all the first screen's widgets need. `fullLibrary()` is the whole facade
+// (www/pkg/transformer_block*): TinyGPT's character model, training, timing and experiments besides;
+// a widget that runs TinyGPT asks for it (base.js: needsModel), so a page fetches it when the first
+// such widget renders, never twice, and not at all if none does. The two are separate instances:
+// nothing made by one is passed to the other. `fullModule()` is posted to the page's worker
+// (src/train/), which instantiates it for itself: fetched and compiled once however many run it.
 //
-// The import is dynamic so that a missing or broken build rejects this promise (which a page can
-// report) instead of failing the whole module graph before any of our code runs.
+// The imports are dynamic so that a missing or broken build rejects these promises (which a page
+// can report) instead of failing the whole module graph before any of our code runs.
 //
 // The bundles of `make dist` (one classic script, the offline lesson, the npm module) replace this
-// file with a loader of the wasm inlined in the script (gzip-compressed, base64), so they fetch
-// nothing: scripts/build-dist.mjs, plugin `inline-wasm`. Same exports, same shapes.
+// file with a loader of the whole wasm inlined in the script (gzip-compressed, base64), so they
+// fetch nothing and `wasm` is the whole facade too: scripts/dist/bundle.mjs, plugin `inline-wasm`.
+// Same exports, same shapes.
 
-const PKG = new URL('../pkg/transformer_block.js', import.meta.url);
-const WASM = new URL('../pkg/transformer_block_bg.wasm', import.meta.url);
+const pkg = (name) => ({
+  glue: new URL(`../pkg/${name}.js`, import.meta.url),
+  bytes: new URL(`../pkg/${name}_bg.wasm`, import.meta.url),
+});
+const ANALYTIC = pkg('analytic');
+const FULL = pkg('transformer_block');
 
 const missing = (what, err) =>
   new Error(`could not load ${what} (${err.message}); build it with \`make wasm\``, { cause: err });
 
-export const wasmModule = (async () => {
+function compile(files) {
+  const compiled = compileBytes(files);
+  compiled.catch(() => {}); // awaited after the glue's import; not also an unhandled rejection
+  return compiled;
+}
+
+async function compileBytes({ bytes }) {
   let response;
   try {
-    response = await fetch(WASM);
+    response = await fetch(bytes);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
   } catch (err) {
-    throw missing(WASM.pathname, err);
+    throw missing(bytes.pathname, err);
   }
   return WebAssembly.compile(await response.arrayBuffer());
-})();
+}
 
-// Awaited by `wasm` below (and by workers); this keeps a failure from also being reported as unhandled.
-wasmModule.catch(() => {});
-
-export const wasm = (async () => {
+async function instantiate(files, compiled) {
   let glue;
   try {
-    glue = await import(PKG.href);
+    glue = await import(files.glue.href);
   } catch (err) {
-    throw missing(PKG.pathname, err);
+    throw missing(files.glue.pathname, err);
   }
-  await glue.default({ module_or_path: await wasmModule });
+  await glue.default({ module_or_path: await compiled });
   return glue;
-})();
+}
+
+/** The analytic half, instantiated once: the promise every widget that runs no TinyGPT awaits. */
+export const wasm = instantiate(ANALYTIC, compile(ANALYTIC));
+
+let fullCompiled = null;
+let fullInstance = null;
+
+/** The whole facade's compiled module: fetched and compiled on the first call, the same promise after. */
+export function fullModule() {
+  fullCompiled ??= compile(FULL);
+  return fullCompiled;
+}
+
+/** The whole facade, instantiated on the first call, the same promise after. */
+export function fullLibrary() {
+  fullInstance ??= instantiate(FULL, fullModule());
+  return fullInstance;
+}

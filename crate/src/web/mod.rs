@@ -1,5 +1,7 @@
 //! The WebAssembly facade: the only module with `#[wasm_bindgen]`, a file a concern (analytic, the
 //! worked examples and the model report; training; timing; the character model; inspecting it).
+//! All but the first make the TinyGPT half (feature `tinygpt-facade`, on by default): `make wasm`
+//! also builds the facade without it, the small module a page fetches first.
 //! Thin by design: it reads what
 //! JavaScript passes, calls the library, and returns plain objects (field names as in Rust).
 //! Every library error becomes a `JsError` through wasm-bindgen's `From<E: std::error::Error>`
@@ -52,12 +54,14 @@ fn ids(value: JsValue) -> Result<Vec<usize>, Error> {
 
 /// A count typed into the page: a whole number. One far past any limit (1e300, say) is refused here,
 /// written as typed ("1e300"), with what is allowed; the settings' own check does the rest.
+#[cfg(feature = "tinygpt-facade")]
 fn amount(what: &str, x: f64) -> Result<usize, Error> {
     count_within(what, x, || crate::train::settings::allowed(what))
 }
 
 /// A whole number typed into the page; one past 10⁹ is refused with `allowed()` before anything
 /// larger than any limit is converted.
+#[cfg(feature = "tinygpt-facade")]
 fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> String) -> Result<usize, Error> {
     if x.is_finite() && x.fract() == 0.0 && x > 1e9 {
         return Err(Error::out_of_range(what, format!("{x:e}"), allowed()));
@@ -66,13 +70,21 @@ fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> String) -> Result<
 }
 
 mod analytic;
+#[cfg(feature = "tinygpt-facade")]
 mod char_model;
+#[cfg(feature = "tinygpt-facade")]
 mod inspect;
+#[cfg(feature = "tinygpt-facade")]
 mod measure;
+#[cfg(feature = "tinygpt-facade")]
 mod timing;
+#[cfg(feature = "tinygpt-facade")]
 mod training;
 
 pub use analytic::*;
+#[cfg(feature = "tinygpt-facade")]
 pub use char_model::*;
+#[cfg(feature = "tinygpt-facade")]
 pub use timing::*;
+#[cfg(feature = "tinygpt-facade")]
 pub use training::*;

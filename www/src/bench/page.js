@@ -1,7 +1,7 @@
 // The benchmark page (www/bench.html): times the wasm with ./measure.js and shows a table.
 // `window.benchResults` is the promise of the rows (scripts/bench.mjs reads it through Playwright).
 
-import { wasm } from '../wasm.js';
+import { fullLibrary } from '../wasm.js';
 import { measureWasm } from './measure.js';
 import { formatInteger } from '../format.js';
 import { h } from '../elements/base.js';
@@ -30,7 +30,7 @@ function addRow(row) {
 
 window.benchResults = (async () => {
   try {
-    const rows = await measureWasm(await wasm, { quick, onRow: addRow });
+    const rows = await measureWasm(await fullLibrary(), { quick, onRow: addRow });
     status.textContent = `Done: ${rows.length} rows${quick ? ' (quick run: few samples, rough)' : ''}.`;
     return { userAgent: navigator.userAgent, quick, rows };
   } catch (err) {

@@ -38,6 +38,7 @@ const MODES = { removed: 'removed (the stream passes it untouched)', overwritten
 
 export class TbAblation extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'mode'];
+  static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;

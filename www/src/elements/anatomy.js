@@ -10,6 +10,7 @@
 // text, from the shipped model (anatomy-live.js).
 
 import { TbElement, errorText, h } from './base.js';
+import { fullLibrary } from '../wasm.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { formatCompact, formatInteger } from '../format.js';
@@ -97,6 +98,11 @@ class TbAnatomy extends TbElement {
     this.#live = null;
   }
 
+  /** TinyGPT's live tensors need the whole facade: from the start when the page asks for TinyGPT. */
+  needsModel() {
+    return this.attr('model', DEFAULT_MODEL) === 'tiny-gpt';
+  }
+
   render(lib) {
     this.#lib = lib;
     let model = this.#choice.model();
@@ -158,6 +164,18 @@ class TbAnatomy extends TbElement {
   /** TinyGPT's live tensors below the panes when the model shown is TinyGPT, else nothing. */
   #showLive() {
     const tiny = this.#report.config.name === 'tiny-gpt';
+    if (tiny && !this.#live && !this.#lib.CharModel) {
+      // The reader switched to TinyGPT with the analytic half: fetch the whole facade, then show.
+      fullLibrary().then(
+        (full) => {
+          if (this.released || this.#report?.config.name !== 'tiny-gpt') return;
+          this.#lib = full;
+          this.#showLive();
+        },
+        (err) => this.#showMessage(errorText(err)),
+      );
+      return;
+    }
     if (tiny && !this.#live) this.#live = anatomyLive({ uid: this.uid, lib: this.#lib });
     if (!tiny) {
       this.#live?.release();

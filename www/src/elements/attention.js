@@ -36,6 +36,7 @@ const attentionSheet = sheet(ATTENTION_CSS);
 
 class TbAttention extends TbElement {
   static observedAttributes = ['text', 'model', 'seed', 'weights-src'];
+  static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [attentionSheet, checkpointSheet, tableCardsSheet];
 
   #model = null;

@@ -22,7 +22,7 @@
 // of work per task (firstRenders below), so every widget has rendered long before a reader scrolls
 // to it, and a reader's input is never kept waiting behind a page of widgets.
 
-import { wasm } from '../wasm.js';
+import { fullLibrary, wasm } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
 
@@ -35,22 +35,43 @@ const START = Symbol('start');
  * The queue of first renders. Each connected element waits here until it is near the viewport (an
  * IntersectionObserver with a screen's margin) or until the background pass reaches it, whichever
  * comes first. Where the observer does not exist (an old browser, a test DOM) it renders at once.
+ * A prerendered element that runs TinyGPT (needsModel) shows its figures already: the background
+ * pass takes it last, once every other widget is live, so the whole facade is fetched after the
+ * page's first renders, unless it nears the viewport or the reader touches it (focus, pointer or
+ * key) before.
  */
 const firstRenders = (() => {
   const waiting = new Set();
   let observer = null;
   let passScheduled = false;
   const BUDGET_MS = 8; // of first renders per background task
+  const TOUCH = ['focusin', 'pointerdown', 'keydown'];
 
+  const rendering = new Set(); // started, first render not shown yet
   const start = (el) => {
     if (!waiting.delete(el)) return;
+    rendering.add(el);
+    el.rendered.then(() => rendering.delete(el));
     observer?.unobserve(el);
+    for (const type of TOUCH) el.removeEventListener(type, touched, true);
     el[START]();
   };
+  function touched(event) {
+    start(event.currentTarget);
+  }
+  const later = (el) => el.prerendered && el.needsModel();
   const pass = () => {
     passScheduled = false;
     const until = performance.now() + BUDGET_MS;
-    for (const el of waiting) {
+    // Every other widget first: the whole facade is fetched once they are all live.
+    const rest = [...waiting].filter((el) => !later(el));
+    const others = [...rendering].filter((el) => !later(el));
+    if (!rest.length && others.length) {
+      // (Or 2 s on: a widget taken out of the page before it rendered never will.)
+      Promise.race([Promise.all(others.map((el) => el.rendered)), new Promise((resolve) => setTimeout(resolve, 2000))]).then(schedulePass);
+      return;
+    }
+    for (const el of rest.length ? rest : waiting) {
       if (performance.now() > until) break;
       start(el);
     }
@@ -72,10 +93,17 @@ const firstRenders = (() => {
       );
       waiting.add(el);
       observer.observe(el);
+      for (const type of TOUCH) el.addEventListener(type, touched, true);
       schedulePass();
     },
+    /** An element waiting here whose attributes changed: its prerendered DOM no longer holds, render now. */
+    changed(el) {
+      if (waiting.has(el) && el.prerendered) start(el);
+    },
     delete(el) {
-      if (waiting.delete(el)) observer?.unobserve(el);
+      if (!waiting.delete(el)) return;
+      observer?.unobserve(el);
+      for (const type of TOUCH) el.removeEventListener(type, touched, true);
     },
   };
 })();
@@ -107,11 +135,21 @@ export class TbElement extends HTMLElement {
    */
   prerendered = false;
 
+  /** Where the reader clicked in the prerendered DOM before the element took over (replayed after). */
+  #clicked = null;
+
   constructor() {
     super();
     // A declarative shadow root is already there: keep it (attachShadow would empty it).
     if (this.shadowRoot) this.prerendered = this.shadowRoot.childNodes.length > 0;
     else this.attachShadow({ mode: 'open' });
+    if (this.prerendered) {
+      this.shadowRoot.addEventListener('click', (event) => {
+        if (this.prerendered && event.target instanceof Element && event.target.closest('button, summary, a[href]')) {
+          this.#clicked = pathIn(this.shadowRoot, event.target.closest('button, summary, a[href]'));
+        }
+      });
+    }
     this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
     /** A prefix unique to this element, for ids inside its shadow root and for labels. */
     this.uid = `tb${++ids}`;
@@ -142,6 +180,16 @@ export class TbElement extends HTMLElement {
   }
 
   /**
+   * Whether this element runs TinyGPT (its character model, training, timing): it then renders
+   * with the whole facade (fullLibrary in ../wasm.js), else with the analytic half every page fetches
+   * first. The class's static `needsModel`; an element whose need depends on its attributes
+   * overrides this.
+   */
+  needsModel() {
+    return Boolean(this.constructor.needsModel);
+  }
+
+  /**
    * Let go of what the element holds (wasm objects, workers, observers, listeners on shared
    * things), once it has stayed out of the document. Subclasses that hold any override it; when the
    * element is connected again it renders from scratch.
@@ -155,6 +203,7 @@ export class TbElement extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    firstRenders.changed(this);
     for (const part of this.#held) part.attributeChanged?.(name);
     this.update();
   }
@@ -177,7 +226,7 @@ export class TbElement extends HTMLElement {
       if (!this.isConnected) return;
       let lib;
       try {
-        lib = await wasm;
+        lib = await (this.needsModel() ? fullLibrary() : wasm);
       } catch (err) {
         // A prerendered widget keeps its figures and says what is missing above them.
         const message = messageElement(
@@ -208,6 +257,12 @@ export class TbElement extends HTMLElement {
       this.#showMessages();
       changed?.apply(this.shadowRoot);
       focus?.restore();
+      // A click on a button of the prerendered DOM did nothing then: it does now, on the same button.
+      if (this.#clicked) {
+        const target = atPath(this.shadowRoot, this.#clicked);
+        this.#clicked = null;
+        if (target && typeof target.click === 'function') target.click();
+      }
       this.#signalReady();
     });
   }
@@ -285,6 +340,20 @@ function focusedControl(root) {
       root.querySelector(selector)?.focus({ preventScroll: true });
     },
   };
+}
+
+/** The child indices that lead from `root` to `node`. */
+function pathIn(root, node) {
+  const path = [];
+  for (let n = node; n && n !== root; n = n.parentNode) path.unshift([...n.parentNode.childNodes].indexOf(n));
+  return path;
+}
+
+/** The node at `path` (from pathIn) under `root`, if there is one: the same place in a render that made the same DOM. */
+function atPath(root, path) {
+  let n = root;
+  for (const i of path) n = n?.childNodes[i];
+  return n ?? null;
 }
 
 /**

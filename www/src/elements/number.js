@@ -16,7 +16,7 @@
 
 import { TbElement, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { numberFromAttributes, runSource } from '../lesson-values.js';
+import { numberFromAttributes, runSource, sourceNeedsModel } from '../lesson-values.js';
 
 const STYLES = sheet(`
 :host {
@@ -67,6 +67,10 @@ export class TbNumber extends TbElement {
   constructor() {
     super();
     if (!this.prerendered) this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
+  }
+
+  needsModel() {
+    return sourceNeedsModel(this.attr('source', null));
   }
 
   render(lib) {

@@ -34,6 +34,7 @@ ${REPORTED_CSS}`;
 
 export class TbStream extends TbElement {
   static observedAttributes = ['model', 'weights-src'];
+  static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;

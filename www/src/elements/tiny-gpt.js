@@ -32,6 +32,7 @@ const DEFAULT_TEXT = 'the residual';
 
 class TbTinyGpt extends TbElement {
   static observedAttributes = ['text', 'seed', 'weights-src', 'temperature', 'top-k', 'top-p'];
+  static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [heatmapSheet, checkpointSheet, samplingSheet];
 
   #model = null;

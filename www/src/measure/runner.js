@@ -12,7 +12,7 @@
 // A model's weights go to the worker once: later jobs on the same model send its key only (and send
 // the weights again if the worker has let that model go).
 
-import { wasm } from '../wasm.js';
+import { fullLibrary } from '../wasm.js';
 import { workerChannel } from '../train/runner.js';
 import { measureJobs } from './jobs.js';
 
@@ -26,7 +26,7 @@ async function startBackend() {
     channel.onmessage = (message) => backend.onmessage?.(message);
     return backend;
   } catch (err) {
-    const lib = await wasm;
+    const lib = await fullLibrary();
     const backend = { kind: 'main-thread', reason: err instanceof Error ? err.message : String(err), onmessage: null, close() {} };
     // Messages go out asynchronously, as from a worker, so a widget sees the same order of events.
     const handle = measureJobs(lib, (message) => setTimeout(() => backend.onmessage?.(message), 0), { sliceMs: 8 });

@@ -12,7 +12,7 @@
 // a browser without module workers for a served page, or a page opened where workers are not
 // allowed. Then the main thread trains instead, more slowly.
 
-import { wasm, wasmModule } from '../wasm.js';
+import { fullLibrary, fullModule } from '../wasm.js';
 import { createWorker } from './worker-url.js';
 import { trainingLoop } from './loop.js';
 
@@ -39,7 +39,7 @@ async function workerRunner() {
  * post(message, transfer), onmessage, close() }. Rejects, with why, when the page cannot start one.
  */
 export async function workerChannel(what = 'worker') {
-  const module = await wasmModule;
+  const module = await fullModule();
   const worker = createWorker();
   await new Promise((resolve, reject) => {
     const fail = (why) => {
@@ -76,7 +76,7 @@ export async function workerChannel(what = 'worker') {
 }
 
 async function mainThreadRunner(reason) {
-  const lib = await wasm;
+  const lib = await fullLibrary();
   const runner = { kind: 'main-thread', reason, onmessage: null, close: () => handle({ type: 'stop' }) };
   // Messages go out asynchronously, as from a worker, so a widget sees the same order of events.
   const handle = trainingLoop(lib, (message) => setTimeout(() => runner.onmessage?.(message), 0), { sliceMs: 8 });

@@ -4,7 +4,7 @@
 // Messages of type 'measure' and 'cancel' go to the measurements, the rest to the training loop.
 //
 // Served pages start it as a module worker from this file (worker-url.js); the bundles of `make dist`
-// bundle it into one classic script and start it from a blob: URL (scripts/build-dist.mjs). First
+// bundle it into one classic script and start it from a blob: URL (scripts/dist/bundle.mjs). First
 // message in: { type: 'init', module }; first message out: { type: 'ready' } or { type: 'init-failed', message }.
 
 // Only what the loop uses is imported, so a bundler leaves the rest of the glue out of the worker.

@@ -1,0 +1,172 @@
+// Bundling with esbuild: the wasm and the training worker inlined into the bundles, the page's
+// inline modules, and the entries of the one-tag script and the npm module.
+
+import * as esbuild from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { gzipAsync } from '@gfx/zopfli';
+import { ELEMENTS, PKG, SRC, TARGET, WWW, fail } from './common.mjs';
+import { inlineScriptProblem } from './lesson-page.mjs';
+
+/**
+ * esbuild plugin: www/src/wasm.js becomes a loader of the wasm inlined in the bundle. The served
+ * wasm.js fetches the .wasm beside the glue; a bundle has nothing beside it. The bytes go in
+ * gzip-compressed (by zopfli, 5% smaller than gzip -9) and then base64-encoded, and are inflated at
+ * load with DecompressionStream: a gzipped page then costs about the gzipped wasm, where base64 of
+ * the raw wasm would cost a third more (measured on the 522 KB wasm: 236 KB against 320 KB).
+ * The served wasm.js's exports, for one module: the bundle carries the whole facade (both halves
+ * in one module cost it 84 KB less than the two the served page fetches), so `wasm` is the whole
+ * facade and `fullLibrary()` and `fullModule()` return it and its compiled module. Besides them,
+ * `wasmModule`, the compiled module's promise, which the npm package has always exported.
+ */
+const inlineWasm = {
+  name: 'inline-wasm',
+  setup(build) {
+    const served = join(SRC, 'wasm.js');
+    build.onResolve({ filter: /(^|\/)wasm\.js$/ }, (args) => {
+      if (resolve(args.resolveDir, args.path) !== served) return undefined;
+      return { path: served, namespace: 'inline-wasm' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'inline-wasm' }, async () => {
+      const packed = await packedWasm();
+      return {
+        resolveDir: SRC,
+        loader: 'js',
+        contents: `
+        import init, * as lib from '../pkg/transformer_block.js';
+        const PACKED = ${JSON.stringify(packed)};
+        async function inflate() {
+          const gz = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
+          const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+          return new Response(stream).arrayBuffer();
+        }
+        const explain = (err) => {
+          const csp = /Content.Security.Policy|CompileError.*(eval|disallowed)|call to WebAssembly/i.test(String(err))
+            ? " The page's Content-Security-Policy must allow it: script-src 'wasm-unsafe-eval'."
+            : '';
+          return new Error('could not instantiate the WebAssembly module (' + err.message + ').' + csp, { cause: err });
+        };
+        export const wasmModule = inflate().then((bytes) => WebAssembly.compile(bytes)).catch((err) => { throw explain(err); });
+        wasmModule.catch(() => {});
+        export const wasm = wasmModule.then((module) => init({ module_or_path: module })).then(() => lib, (err) => {
+          throw err.message.startsWith('could not instantiate') ? err : explain(err);
+        });
+        export const fullModule = () => wasmModule;
+        export const fullLibrary = () => wasm;
+      `,
+      };
+    });
+  },
+};
+
+let packed; // the wasm, zopfli-gzipped and base64-encoded, made once per run of this script
+
+async function packedWasm() {
+  packed ??= Buffer.from(await gzipAsync(readFileSync(join(PKG, 'transformer_block_bg.wasm')), { numiterations: 15 })).toString('base64');
+  return packed;
+}
+
+/**
+ * esbuild plugin: www/src/train/worker-url.js (which starts the training worker from the module file
+ * beside it) becomes a starter of the worker bundled into the script: `workerSource` is the worker
+ * (www/src/train/worker.js with the wasm-bindgen glue, one classic script, no wasm: the page posts
+ * its compiled module), started from a blob: URL. A Content-Security-Policy must allow that
+ * (`worker-src blob:`); where it does not, the page trains on the main thread instead.
+ */
+function inlineWorker(workerSource) {
+  return {
+    name: 'inline-worker',
+    setup(build) {
+      const served = join(SRC, 'train', 'worker-url.js');
+      build.onResolve({ filter: /(^|\/)worker-url\.js$/ }, (args) => {
+        if (resolve(args.resolveDir, args.path) !== served) return undefined;
+        return { path: served, namespace: 'inline-worker' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'inline-worker' }, () => ({
+        resolveDir: join(SRC, 'train'),
+        loader: 'js',
+        contents: `
+          const SOURCE = ${JSON.stringify(workerSource)};
+          export function createWorker() {
+            const url = URL.createObjectURL(new Blob([SOURCE], { type: 'text/javascript' }));
+            const worker = new Worker(url, { name: 'tb-training' });
+            const revoke = () => URL.revokeObjectURL(url);
+            worker.addEventListener('message', revoke, { once: true });
+            worker.addEventListener('error', revoke, { once: true });
+            return worker;
+          }
+        `,
+      }));
+    },
+  };
+}
+
+/** The training worker as one classic script (glue and loop; the wasm comes from the page). */
+async function workerBundle() {
+  const result = await esbuild.build({
+    ...COMMON,
+    entryPoints: [join(SRC, 'train', 'worker.js')],
+    format: 'iife',
+    minify: true,
+  });
+  const js = result.outputFiles[0].text;
+  const problem = inlineScriptProblem(js);
+  if (problem) fail(`the training worker cannot be inlined: ${problem}`);
+  return js;
+}
+
+/** A plugin that serves inline module scripts of the page as virtual modules `page-inline:N`. */
+export function inlineModules(codes) {
+  return {
+    name: 'page-inline-modules',
+    setup(build) {
+      build.onResolve({ filter: /^page-inline:\d+$/ }, (args) => ({ path: args.path, namespace: 'page-inline' }));
+      build.onLoad({ filter: /.*/, namespace: 'page-inline' }, (args) => ({
+        contents: codes[Number(args.path.split(':')[1])],
+        resolveDir: WWW,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+const COMMON = {
+  bundle: true,
+  write: false,
+  target: TARGET,
+  platform: 'browser',
+  charset: 'utf8',
+  legalComments: 'none',
+  loader: { '.wasm': 'binary' },
+  // The glue's default path, new URL('…_bg.wasm', import.meta.url), is never taken: the bytes are passed.
+  logOverride: { 'empty-import-meta': 'silent' },
+  define: { 'import.meta.url': 'undefined' },
+  logLevel: 'warning',
+};
+
+let worker; // the training worker's source, built once per run of this script
+
+export async function build(options) {
+  worker ??= await workerBundle();
+  const plugins = [inlineWasm, inlineWorker(worker), ...(options.plugins ?? [])];
+  return esbuild.build({ ...COMMON, ...options, plugins });
+}
+
+/** The element entry: www/src/entry-embed.js, or (until elements/index.js exists) every element file. */
+export function elementsEntry(elements) {
+  if (existsSync(join(ELEMENTS, 'index.js'))) return { entryPoints: [join(SRC, 'entry-embed.js')] };
+  console.warn('build-dist: warning: www/src/elements/index.js does not exist yet; bundling every element file instead');
+  const files = [...new Set(elements.map((e) => e.file))];
+  return {
+    stdin: {
+      contents: files.map((f) => `import './${relative(SRC, f).split(sep).join('/')}';`).join('\n'),
+      resolveDir: SRC,
+      sourcefile: 'entry-embed (generated)',
+    },
+  };
+}
+
+/** The module entry: www/src/entry-module.js (its element list is checked against the scan below). */
+export function moduleEntry() {
+  return { entryPoints: [join(SRC, 'entry-module.js')] };
+}

@@ -1,0 +1,23 @@
+// What the steps of `make dist` share (scripts/build-dist.mjs and scripts/dist/): where things
+// are, the browsers the bundles target, and how a step fails.
+
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const WWW = join(ROOT, 'www');
+export const SRC = join(WWW, 'src');
+export const ELEMENTS = join(SRC, 'elements');
+export const PKG = join(WWW, 'pkg');
+export const DIST = join(ROOT, 'dist');
+
+/** Browsers with constructable stylesheets and ES2022 classes (private fields, static blocks). */
+export const TARGET = ['es2022', 'chrome111', 'firefox113', 'safari16.4'];
+/** The name of the offline lesson; the served page links to it ("Download this lesson"). */
+export const LESSON_FILE = 'transformer-block-lesson.html';
+
+/** A build step's refusal: its message is the whole report (no stack). */
+export class BuildError extends Error {}
+export const fail = (message) => {
+  throw new BuildError(message);
+};

@@ -1,0 +1,54 @@
+// dist/npm/: the package.json and the README of the npm package.
+
+export function npmPackage(v) {
+  return {
+    name: 'transformer-block',
+    version: v,
+    description:
+      'Custom elements (<tb-…>) for lessons on the transformer block: exact parameter counts, FLOPs and a running TinyGPT, computed by a Rust library compiled to WebAssembly.',
+    license: 'MIT',
+    type: 'module',
+    main: './index.js',
+    module: './index.js',
+    types: './index.d.ts',
+    exports: {
+      '.': { types: './index.d.ts', default: './index.js' },
+      './transformer-block.js': './transformer-block.js',
+      './package.json': './package.json',
+    },
+    unpkg: './transformer-block.js',
+    jsdelivr: './transformer-block.js',
+    files: ['index.js', 'index.d.ts', 'transformer-block.js', 'README.md'],
+    // Importing the module defines the custom elements: a bundler must not drop it.
+    sideEffects: true,
+    keywords: ['transformer', 'gpt', 'web-components', 'custom-elements', 'webassembly', 'education'],
+  };
+}
+
+export function npmReadme(v, elements) {
+  return `# transformer-block ${v}
+
+Custom elements for lessons on the transformer block. Every number is computed by a Rust library
+compiled to WebAssembly; the wasm bytes are inside the JavaScript, so there is nothing else to copy,
+serve or configure.
+
+## In a bundled site
+
+\`\`\`js
+import 'transformer-block';            // defines every element
+// or: import { TbAnatomy, wasm } from 'transformer-block';
+\`\`\`
+
+## With one script tag (no bundler)
+
+\`\`\`html
+<script src="transformer-block.js"></script>   <!-- a classic script: no type="module" -->
+<tb-anatomy model="gpt2-small" seq-len="8"></tb-anatomy>
+\`\`\`
+
+Elements: ${elements.map((e) => `\`<${e.tag}>\``).join(', ')}.
+
+Content-Security-Policy: the widgets need no inline script or style and no eval; WebAssembly needs
+\`script-src 'wasm-unsafe-eval'\`.
+`;
+}
