@@ -33,10 +33,19 @@ export function recordProblems(page, { origin = new URL(test.info().project.use.
   return problems;
 }
 
-/** Opens `path` (against the baseURL), recording problems (see recordProblems) into the returned list. */
+/**
+ * Opens `path` (against the baseURL), recording problems (see recordProblems) into the returned
+ * list, and waits until every widget has shown its own render or its message (`rendered`): a
+ * prerendered page shows its widgets' figures before their scripts have loaded, and what is done to
+ * a widget before its script arrives is not heard (once it has, it is replayed: base.js).
+ */
 export async function openPage(page, path = '/', options = {}) {
   const problems = recordProblems(page, options);
   await page.goto(path);
+  await page.evaluate(async () => {
+    const all = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-'));
+    await Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.rendered)));
+  });
   return problems;
 }
 

@@ -130,13 +130,17 @@ export class TbElement extends HTMLElement {
   /**
    * True while the shadow root holds the first render the build wrote into the page as declarative
    * shadow DOM (scripts/prerender.mjs): the element shows it as it is until its own first render
-   * replaces it, in one task (so nothing moves or flickers), carrying over what the reader changed
-   * in the meantime (see adoptPrerendered).
+   * replaces it, in one task (so nothing moves or flickers), then replays what the reader did in
+   * the meantime (see replay).
    */
   prerendered = false;
 
-  /** Where the reader clicked in the prerendered DOM before the element took over (replayed after). */
-  #clicked = null;
+  /**
+   * What the reader did in the prerendered DOM before the element took over, in order: clicks on
+   * what can be picked, and input or change events of controls, by their place in the tree
+   * (replayed on the live render, which made the same tree).
+   */
+  #actions = [];
 
   constructor() {
     super();
@@ -144,11 +148,16 @@ export class TbElement extends HTMLElement {
     if (this.shadowRoot) this.prerendered = this.shadowRoot.childNodes.length > 0;
     else this.attachShadow({ mode: 'open' });
     if (this.prerendered) {
-      this.shadowRoot.addEventListener('click', (event) => {
-        if (this.prerendered && event.target instanceof Element && event.target.closest('button, summary, a[href]')) {
-          this.#clicked = pathIn(this.shadowRoot, event.target.closest('button, summary, a[href]'));
-        }
-      });
+      const note = (event) => {
+        if (!this.prerendered || !(event.target instanceof Element)) return;
+        const target = event.type === 'click' ? event.target.closest(CLICKABLE) : event.target.closest('input, select, textarea');
+        if (!target) return;
+        const action = { type: event.type, path: pathIn(this.shadowRoot, target), source: target };
+        const last = this.#actions.at(-1);
+        if (event.type !== 'click' && last?.type === event.type && last.source === target) this.#actions[this.#actions.length - 1] = action;
+        else this.#actions.push(action);
+      };
+      for (const type of ['click', 'input', 'change']) this.shadowRoot.addEventListener(type, note, true);
     }
     this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
     /** A prefix unique to this element, for ids inside its shadow root and for labels. */
@@ -244,7 +253,6 @@ export class TbElement extends HTMLElement {
       if (!this.isConnected || this.#released) return; // removed while the library loaded
       this.#messages = [];
       const focus = focusedControl(this.shadowRoot);
-      const changed = this.prerendered ? changedControls(this.shadowRoot) : null;
       if (this.prerendered) {
         this.prerendered = false;
         this.shadowRoot.replaceChildren(); // its styles' links too; the render builds the same DOM, in this task
@@ -255,14 +263,11 @@ export class TbElement extends HTMLElement {
         this.warn(errorText(err));
       }
       this.#showMessages();
-      changed?.apply(this.shadowRoot);
       focus?.restore();
-      // A click on a button of the prerendered DOM did nothing then: it does now, on the same button.
-      if (this.#clicked) {
-        const target = atPath(this.shadowRoot, this.#clicked);
-        this.#clicked = null;
-        if (target && typeof target.click === 'function') target.click();
-      }
+      // What the reader did in the prerendered DOM did nothing then: it does now, in the same order.
+      const actions = this.#actions;
+      this.#actions = [];
+      for (const action of actions) replay(this.shadowRoot, action);
       this.#signalReady();
     });
   }
@@ -342,6 +347,9 @@ function focusedControl(root) {
   };
 }
 
+/** What a click before the takeover is replayed on: buttons, links, disclosures, and the parts a widget's diagram or list lets the reader pick. */
+const CLICKABLE = 'button, summary, a[href], [role="option"], [role="button"], [role="tab"], [data-key]';
+
 /** The child indices that lead from `root` to `node`. */
 function pathIn(root, node) {
   const path = [];
@@ -357,36 +365,22 @@ function atPath(root, path) {
 }
 
 /**
- * What a reader changed in a prerendered widget before its script ran (a typed number, a chosen
- * option, an opened disclosure), by control id: apply(root) sets the same on the live render's
- * controls and fires their input and change events, so the widget shows what the reader asked for.
+ * One thing the reader did in the prerendered DOM, done again on the live render: a click on the
+ * node at the same place, or the control there given the prerendered control's value (its files,
+ * for a file field) and the same event.
  */
-function changedControls(root) {
-  const values = [];
-  for (const el of root.querySelectorAll('input[id], select[id], textarea[id]')) {
-    if (el.type === 'checkbox' || el.type === 'radio') {
-      if (el.checked !== el.defaultChecked) values.push([el.id, 'checked', el.checked]);
-    } else if (el.localName === 'select') {
-      const initial = [...el.options].find((o) => o.defaultSelected) ?? el.options[0];
-      if (initial && el.value !== initial.value) values.push([el.id, 'value', el.value]);
-    } else if (el.value !== el.defaultValue) values.push([el.id, 'value', el.value]);
+function replay(root, { type, path, source }) {
+  const node = atPath(root, path);
+  if (!node) return;
+  if (type === 'click') {
+    node.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+    return;
   }
-  const opened = [...root.querySelectorAll('details[id]')].map((d) => [d.id, d.open]);
-  return {
-    apply(live) {
-      for (const [id, key, value] of values) {
-        const el = live.getElementById(id);
-        if (!el || el[key] === value) continue;
-        el[key] = value;
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      }
-      for (const [id, open] of opened) {
-        const el = live.getElementById(id);
-        if (el && el.open !== open) el.open = open;
-      }
-    },
-  };
+  if (node.localName !== source.localName) return;
+  if (source.type === 'checkbox' || source.type === 'radio') node.checked = source.checked;
+  else if (source.type === 'file') node.files = source.files;
+  else node.value = source.value;
+  node.dispatchEvent(new Event(type, { bubbles: true }));
 }
 
 /**
