@@ -14,6 +14,7 @@ const SKIPPED = ['script', 'style', 'template', 'textarea'];
 /** The positions just after each widget's open tag: [{ tag, end }]. */
 export function widgetTags(html) {
   const found = [];
+  const lower = html.toLowerCase(); // once: a page has a skipped element for every template
   const tagPattern = /<!--|<(\/?)([a-zA-Z][\w-]*)\b[^>]*>/g;
   let m;
   while ((m = tagPattern.exec(html))) {
@@ -25,7 +26,7 @@ export function widgetTags(html) {
     const name = m[2].toLowerCase();
     if (m[1]) continue; // a closing tag
     if (SKIPPED.includes(name)) {
-      const close = html.toLowerCase().indexOf(`</${name}`, tagPattern.lastIndex);
+      const close = lower.indexOf(`</${name}`, tagPattern.lastIndex);
       tagPattern.lastIndex = close < 0 ? html.length : close;
       continue;
     }
@@ -48,25 +49,12 @@ export function insertTemplates(html, widgets, name) {
     out += html.slice(at, end) + widgets[i].template;
     at = end;
     if (EXISTING.test(html.slice(at, at + 40))) {
-      const close = closingTemplate(html, at);
+      const close = closingTag(html, 'template', at);
       if (close < 0) throw new Error(`${name}: widget ${i + 1}'s existing template does not end`);
       at = close;
     }
   });
   return out + html.slice(at);
-}
-
-/** The index just past the </template> that closes the template opening at `from` (nesting counted). */
-export function closingTemplate(html, from) {
-  const pattern = /<template\b|<\/template>/gi;
-  pattern.lastIndex = from;
-  let depth = 0;
-  let m;
-  while ((m = pattern.exec(html))) {
-    depth += m[0].startsWith('</') ? -1 : 1;
-    if (depth === 0) return m.index + m[0].length;
-  }
-  return -1;
 }
 
 /**
@@ -92,7 +80,7 @@ export function replaceRegions(html, regions, head, name) {
 }
 
 /** The index just past the end tag of the `tag` element that opens at `from` (nesting counted). */
-function closingTag(html, tag, from) {
+export function closingTag(html, tag, from) {
   const pattern = new RegExp(`<${tag}\\b|</${tag}\\s*>`, 'gi');
   pattern.lastIndex = from;
   let depth = 0;

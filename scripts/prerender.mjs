@@ -31,16 +31,13 @@ import { createHash } from 'node:crypto';
 import { launchChromium, ROOT, startServer } from './browser.mjs';
 import { pageMarkup, widgetMarkup } from '../www/src/prerender/serialize.js';
 import { insertTemplates, replaceRegions } from './prerender-insert.mjs';
+import { settled } from './prerender-settle.mjs';
+import { DIST, LESSON_FILE, WWW } from './dist/common.mjs';
 
-const WWW = join(ROOT, 'www');
-const SITE = join(ROOT, 'dist', 'site');
-const OFFLINE = join(ROOT, 'dist', 'transformer-block-lesson.html');
-/** The offline lesson's copy beside the served page (make dist), not an input of the prerender. */
-const LESSON_COPY = 'transformer-block-lesson.html';
+const SITE = join(DIST, 'site');
+const OFFLINE = join(DIST, LESSON_FILE);
 /** The tests' viewport (Playwright's default): the prerender draws what they and a desktop see. */
 const VIEWPORT = { width: 1280, height: 720 };
-const SETTLE_MS = 300;
-const TIMEOUT_MS = 60_000;
 
 /** The pages make serve serves, relative to www/: the lesson and the gallery (not the bench page). */
 function servedPages() {
@@ -49,9 +46,9 @@ function servedPages() {
 }
 
 /**
- * Loads `url`, waits for every widget's first render and for the page to settle (no widget busy,
- * the same markup twice in a row, SETTLE_MS apart), and returns { widgets, regions, sheets }:
- * widgetMarkup()'s list and pageMarkup()'s parts.
+ * Loads `url`, waits for every widget's first render and for the page to settle
+ * (prerender-settle.mjs), and returns { widgets, regions, sheets }: widgetMarkup()'s list and
+ * pageMarkup()'s parts.
  */
 async function renderedWidgets(browser, url, setup) {
   const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light', reducedMotion: 'reduce' });
@@ -62,19 +59,10 @@ async function renderedWidgets(browser, url, setup) {
     await page.goto(url, { waitUntil: 'load' });
     await page.evaluate(async () => {
       const widgets = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-'));
-      await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName).then(() => customElements.upgrade(el))));
+      await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
       await Promise.all(widgets.map((el) => el.rendered));
     });
-    const started = Date.now();
-    let last = null;
-    for (;;) {
-      await page.waitForFunction(() => [...document.querySelectorAll('*')].every((el) => !el.busy), null, { timeout: TIMEOUT_MS });
-      await page.waitForTimeout(SETTLE_MS);
-      const now = { widgets: await page.evaluate(widgetMarkup), ...(await page.evaluate(pageMarkup)) };
-      if (last && JSON.stringify(now) === JSON.stringify(last)) break;
-      if (Date.now() - started > TIMEOUT_MS) throw new Error(`${url}: the widgets did not settle in ${TIMEOUT_MS / 1000} s`);
-      last = now;
-    }
+    const last = await settled(page, async () => ({ widgets: await page.evaluate(widgetMarkup), ...(await page.evaluate(pageMarkup)) }), url);
     if (errors.length) throw new Error(`${url}: the page threw while it rendered: ${errors.join('; ')}`);
     return last;
   } finally {
@@ -122,11 +110,11 @@ function inputsDigest() {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (path !== join(WWW, LESSON_COPY)) add(path);
+      else if (path !== join(WWW, LESSON_FILE)) add(path); // the offline lesson's copy (make dist): an output
     }
   };
   walk(WWW);
-  for (const script of ['prerender.mjs', 'prerender-insert.mjs', 'browser.mjs']) add(join(ROOT, 'scripts', script));
+  for (const script of ['prerender.mjs', 'prerender-insert.mjs', 'prerender-settle.mjs', 'browser.mjs']) add(join(ROOT, 'scripts', script));
   return digest.digest('hex');
 }
 

@@ -69,7 +69,7 @@ async function resolveFile(rootReal, urlPath) {
   // Symlinks must not lead out of ROOT either.
   const real = await realpath(file);
   if (!real.startsWith(rootReal + sep)) return null;
-  return { file: real, size: info.size };
+  return { file: real, size: info.size, modified: info.mtimeMs };
 }
 
 const rootReal = await realpath(ROOT).catch(() => {
@@ -84,8 +84,7 @@ async function prerendered(pathname, source) {
   const found = await resolveFile(prerenderedReal, pathname);
   if (!found?.file) return null;
   if (!found.file.endsWith('.html') || !source.file) return found;
-  const [built, edited] = await Promise.all([stat(found.file), stat(source.file)]);
-  return built.mtimeMs >= edited.mtimeMs ? found : null;
+  return found.modified >= source.modified ? found : null;
 }
 
 const server = createServer(async (req, res) => {

@@ -6,7 +6,8 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { widgetMarkup } from '../../www/src/prerender/serialize.js';
-import { closingTemplate, widgetTags } from '../../scripts/prerender-insert.mjs';
+import { closingTag, widgetTags } from '../../scripts/prerender-insert.mjs';
+import { settled } from '../../scripts/prerender-settle.mjs';
 import { recordProblems, waitForWidgets } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,21 +20,15 @@ function prerenderedMarkup(html) {
     const m = /^<template shadowrootmode="open">((?:<link [^>]*>|<style>[^]*?<\/style>)*)/.exec(html.slice(end));
     expect(m, `<${tag}> at ${end} has a prerendered template`).not.toBeNull();
     const start = end + m[0].length;
-    return { tag, html: html.slice(start, closingTemplate(html, end) - '</template>'.length) };
+    return { tag, html: html.slice(start, closingTag(html, 'template', end) - '</template>'.length) };
   });
 }
 
-/** widgetMarkup() once every widget has rendered and settled (no widget busy, two equal reads). */
+/** widgetMarkup() once every widget has rendered live and settled (scripts/prerender-settle.mjs). */
 async function settledMarkup(page) {
   await waitForWidgets(page);
-  await page.waitForFunction(() => [...document.querySelectorAll('*')].every((el) => !el.busy));
-  let last = await page.evaluate(widgetMarkup);
-  for (;;) {
-    await page.waitForTimeout(300);
-    const now = await page.evaluate(widgetMarkup);
-    if (JSON.stringify(now) === JSON.stringify(last)) return now.map(({ tag, html }) => ({ tag, html }));
-    last = now;
-  }
+  const widgets = await settled(page, () => page.evaluate(widgetMarkup), 'the widgets');
+  return widgets.map(({ tag, html }) => ({ tag, html }));
 }
 
 for (const path of PAGES) {
