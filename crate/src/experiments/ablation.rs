@@ -6,10 +6,10 @@
 
 use serde::Serialize;
 
-use super::check_text;
+use super::subject::Subject;
 use crate::error::Result;
-use crate::nn::{BlockMode, TrainableGpt};
-use crate::train::evaluate::evaluate;
+use crate::nn::BlockMode;
+use crate::train::evaluate::{check_windows, mean_loss, windows};
 
 /// One block's two losses.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -31,38 +31,30 @@ pub struct Ablation {
     pub blocks: Vec<BlockAblation>,
 }
 
-/// Run the experiment on `ids` (the model's blocks are put back as they were afterwards).
-pub fn ablate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Ablation> {
-    check_text(model, ids)?;
-    let saved = std::mem::take(&mut model.block_modes);
-    let n = model.shape.n_layers;
-    let run = |model: &mut TrainableGpt, block: Option<(usize, BlockMode)>| {
-        model.block_modes = vec![BlockMode::Intact; n];
+/// Run the experiment on `ids`, on TinyGPT or a checkpoint (every block is intact afterwards).
+pub fn ablate<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Ablation> {
+    let p = model.window();
+    check_windows(ids, p)?;
+    let all: Vec<&[usize]> = windows(ids, p).collect();
+    let n = model.n_layers();
+    let mut run = |block: Option<(usize, BlockMode)>| {
+        let mut modes = vec![BlockMode::Intact; n];
         if let Some((i, mode)) = block {
-            model.block_modes[i] = mode;
+            modes[i] = mode;
         }
-        evaluate(model, ids)
+        Ok::<_, crate::error::Error>(mean_loss(model.score(&all, &modes)?, all.len(), p))
     };
-    let result = (|| {
-        let intact = run(model, None)?;
-        let blocks = (0..n)
-            .map(|i| {
-                Ok(BlockAblation {
-                    block: i,
-                    removed: run(model, Some((i, BlockMode::Removed)))?.loss,
-                    overwritten: run(model, Some((i, BlockMode::Overwritten)))?.loss,
-                })
+    let intact = run(None)?;
+    let blocks = (0..n)
+        .map(|i| {
+            Ok(BlockAblation {
+                block: i,
+                removed: run(Some((i, BlockMode::Removed)))?.loss,
+                overwritten: run(Some((i, BlockMode::Overwritten)))?.loss,
             })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Ablation {
-            intact: intact.loss,
-            uniform: (model.shape.vocab_size as f64).ln(),
-            tokens: intact.tokens,
-            blocks,
         })
-    })();
-    model.block_modes = if saved.len() == n { saved } else { vec![BlockMode::Intact; n] };
-    result
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Ablation { intact: intact.loss, uniform: (model.vocab_size() as f64).ln(), tokens: intact.tokens, blocks })
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::check_text;
 use super::stream::{StreamAccumulator, StreamStats};
 use crate::error::{Error, Result};
 use crate::nn::{BlockMode, TrainableGpt};
-use crate::train::evaluate::{score_windows, windows, Evaluation};
+use crate::train::evaluate::{mean_loss, score_windows, windows, Evaluation};
 
 /// What to measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,8 +105,7 @@ impl Measurement {
         }
         Some(match &self.gathered {
             Gathered::Loss(total) => {
-                let tokens = self.windows.len() * self.windows.first().map_or(0, |w| w.len() - 1);
-                Found::Loss(Evaluation { loss: total / tokens as f64, tokens })
+                Found::Loss(mean_loss(*total, self.windows.len(), self.windows.first().map_or(0, |w| w.len() - 1)))
             }
             Gathered::Stream(acc) => Found::Stream(acc.as_ref().clone().finish()),
         })

@@ -1,4 +1,4 @@
-//! The lessons' experiments, run on TinyGPT (one file each):
+//! The lessons' experiments, run on TinyGPT or a real checkpoint (one file each):
 //!
 //! - [`ablation`]: take one block out, or make it overwrite the stream instead of adding to it, and
 //!   measure the loss.
@@ -7,6 +7,7 @@
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
 //! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
 //! - [`measurement`]: a loss or the stream measured a few windows at a time, for the page's tasks.
+//! - [`subject`]: what they run on: TinyGPT, or a real checkpoint's forward pass.
 //! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
@@ -18,6 +19,7 @@ pub mod measurement;
 pub mod quoted;
 pub mod race;
 pub mod stream;
+pub mod subject;
 
 use crate::error::Result;
 use crate::nn::TrainableGpt;

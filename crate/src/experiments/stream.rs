@@ -6,11 +6,11 @@
 
 use serde::Serialize;
 
-use super::check_text;
+use super::subject::Subject;
 use crate::error::{Error, Result};
 use crate::nn::inspect::euclidean_norm as norm;
-use crate::nn::{BlockMode, TrainableGpt};
-use crate::train::evaluate::windows;
+use crate::nn::{BlockStreams, TrainableGpt};
+use crate::train::evaluate::{check_windows, windows};
 
 /// One block's medians.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -64,17 +64,12 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
-/// The figures for `ids`, every block intact.
-pub fn stream_stats(model: &mut TrainableGpt, ids: &[usize]) -> Result<StreamStats> {
-    check_text(model, ids)?;
-    if model.block_modes.iter().any(|&m| m != BlockMode::Intact) {
-        return Err(Error::field("blocks", "the stream is measured on the intact model: put every block back first"));
-    }
-    let all: Vec<&[usize]> = windows(ids, model.shape.context).collect();
-    let mut acc = StreamAccumulator::new(model.shape.n_layers);
-    for group in all.chunks(model.max_batch()) {
-        acc.add(model, group)?;
-    }
+/// The figures for `ids`, every block intact, on TinyGPT or a checkpoint.
+pub fn stream_stats<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<StreamStats> {
+    check_windows(ids, model.window())?;
+    let all: Vec<&[usize]> = windows(ids, model.window()).collect();
+    let mut acc = StreamAccumulator::new(model.n_layers());
+    model.gather_stream(&all, &mut acc)?;
     Ok(acc.finish())
 }
 
@@ -105,30 +100,36 @@ impl StreamAccumulator {
         self.inputs.clear();
         group.iter().for_each(|w| self.inputs.extend_from_slice(&w[..p]));
         model.forward(&self.inputs, None, group.len(), p)?;
-        for (i, figures) in self.per_block.iter_mut().enumerate() {
+        for i in 0..self.per_block.len() {
             let s = model.block_streams(i).ok_or_else(|| {
                 Error::field("blocks", "the stream is measured on the intact model: put every block back first")
             })?;
-            for n in 0..group.len() * p {
-                let row = |x: &[f32]| -> Vec<f32> { x[n * d..(n + 1) * d].to_vec() };
-                let (x, after_attn, ffn_in, after_ffn, out) = (
-                    row(s.input),
-                    row(s.after_attention),
-                    row(s.feed_forward_reads),
-                    row(s.after_feed_forward),
-                    row(s.output),
-                );
-                if i == 0 {
-                    self.embedding.push(norm(&x));
-                }
-                let (attn, ffn) = (norm_of_difference(&after_attn, &x), norm_of_difference(&after_ffn, &ffn_in));
-                let (xn, ffn_in_n) = (norm(&x), norm(&ffn_in));
-                for (k, value) in [xn, attn, attn / xn, ffn, ffn / ffn_in_n, cosine(&x, &out)].into_iter().enumerate() {
-                    figures[k].push(value);
-                }
-            }
+            self.push(i, s, d);
         }
         Ok(())
+    }
+
+    /// Keep the figures of every position of `s`, the stream around block `block` ([N, d] each).
+    pub fn push(&mut self, block: usize, s: BlockStreams, d: usize) {
+        let figures = &mut self.per_block[block];
+        for n in 0..s.input.len() / d {
+            let row = |x: &[f32]| -> Vec<f32> { x[n * d..(n + 1) * d].to_vec() };
+            let (x, after_attn, ffn_in, after_ffn, out) = (
+                row(s.input),
+                row(s.after_attention),
+                row(s.feed_forward_reads),
+                row(s.after_feed_forward),
+                row(s.output),
+            );
+            if block == 0 {
+                self.embedding.push(norm(&x));
+            }
+            let (attn, ffn) = (norm_of_difference(&after_attn, &x), norm_of_difference(&after_ffn, &ffn_in));
+            let (xn, ffn_in_n) = (norm(&x), norm(&ffn_in));
+            for (k, value) in [xn, attn, attn / xn, ffn, ffn / ffn_in_n, cosine(&x, &out)].into_iter().enumerate() {
+                figures[k].push(value);
+            }
+        }
     }
 
     /// The medians of everything added.

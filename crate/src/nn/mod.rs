@@ -15,19 +15,29 @@
 //! - [`weights`]: safetensors in and out, with Hugging Face GPT-2 tensor names.
 //! - [`masks`]: an encoder block against a decoder block on the same input.
 //!
+//! Real checkpoints (GPT-2, Llama, Mistral, Qwen2), inference only, on the same kernels:
+//! [`rms_norm`], [`rotary`] positions, [`swiglu`], grouped-query attention ([`gqa_attention`]), the
+//! family conventions and tensor names ([`decoder_shape`]), and the forward pass ([`decoder`]).
+//!
 //! Activations are matrices with one row per position: the stream is [T, d].
 
 pub mod attention;
 pub mod block;
+pub mod decoder;
+pub mod decoder_shape;
 pub mod feed_forward;
 pub mod gpt;
 pub mod gpt_shape;
+pub mod gqa_attention;
 pub mod init;
 pub mod inspect;
 pub mod linear;
 pub mod masks;
 pub mod moe;
 pub mod norm;
+pub mod rms_norm;
+pub mod rotary;
+pub mod swiglu;
 pub mod trainable;
 mod trainable_model;
 pub mod weights;

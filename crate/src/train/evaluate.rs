@@ -65,14 +65,18 @@ pub fn score_windows(model: &mut TrainableGpt, windows: &[&[usize]]) -> Result<f
     Ok(total)
 }
 
+/// The protocol's loss from the summed loss of `windows` windows of `context` scored positions.
+pub fn mean_loss(total: f64, windows: usize, context: usize) -> Evaluation {
+    let tokens = windows * context;
+    Evaluation { loss: total / tokens as f64, tokens }
+}
+
 /// The model's loss on `ids` by the protocol, B windows at a time (B = the model's largest batch).
 pub fn evaluate(model: &mut TrainableGpt, ids: &[usize]) -> Result<Evaluation> {
     let p = model.shape.context;
     check_windows(ids, p)?;
     let all: Vec<&[usize]> = windows(ids, p).collect();
-    let total = score_windows(model, &all)?;
-    let tokens = all.len() * p;
-    Ok(Evaluation { loss: total / tokens as f64, tokens })
+    Ok(mean_loss(score_windows(model, &all)?, all.len(), p))
 }
 
 #[cfg(test)]

@@ -110,32 +110,20 @@ pub enum Command {
     },
     /// The loss of a trained model on a text, by the evaluation protocol: {"loss": …, "tokens": …}.
     Eval {
-        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
-        #[arg(long)]
-        weights: PathBuf,
-        /// The text to score. Default: the held-out last 10% of the lesson page's prose.
-        #[arg(long)]
-        text: Option<PathBuf>,
+        #[command(flatten)]
+        run: ExperimentArgs,
     },
     /// Take each block out, and make each overwrite the stream, and score the text each time:
     /// {"intact": …, "uniform": …, "blocks": [{"block": 0, "removed": …, "overwritten": …}, …]}.
     Ablate {
-        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
-        #[arg(long)]
-        weights: PathBuf,
-        /// The text to score. Default: the held-out last 10% of the lesson page's prose.
-        #[arg(long)]
-        text: Option<PathBuf>,
+        #[command(flatten)]
+        run: ExperimentArgs,
     },
     /// The stream around each block (medians over the text's positions): its norm, what attention
     /// and the feed-forward add, and the cosine between the stream entering and leaving.
     Stream {
-        /// A model directory (model.safetensors, config.json, vocab.json) or a .safetensors file.
-        #[arg(long)]
-        weights: PathBuf,
-        /// The text. Default: the held-out last 10% of the lesson page's prose.
-        #[arg(long)]
-        text: Option<PathBuf>,
+        #[command(flatten)]
+        run: ExperimentArgs,
     },
     /// Race pre-LN against post-LN: two six-block models of width 32, the same seed (so the same
     /// initial weights and batches) and settings (constant 3e-3), for each seed; both curves and what
@@ -208,6 +196,28 @@ pub enum Command {
         #[arg(long)]
         text: Option<PathBuf>,
     },
+}
+
+/// What eval, ablate and stream run on, and over what.
+#[derive(Args)]
+pub struct ExperimentArgs {
+    /// A model directory that tblock train wrote (model.safetensors, config.json, vocab.json), a
+    /// .safetensors file, or a Hugging Face checkpoint directory (config.json, tokenizer.json,
+    /// model.safetensors or shards with model.safetensors.index.json) of GPT-2, Llama, Mistral or Qwen2.
+    #[arg(long)]
+    pub weights: PathBuf,
+    /// The UTF-8 text to score. Default: for TinyGPT the held-out last 10% of the lesson page's
+    /// prose; for a checkpoint the whole prose.
+    #[arg(long)]
+    pub text: Option<PathBuf>,
+    /// Checkpoints: positions per window (windows of N + 1 tokens, all N scored). Default: the
+    /// model's context, at most 1,024.
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
+    pub context: Option<u64>,
+    /// Checkpoints: print what the run would cost (windows, FLOPs, expected time at this machine's
+    /// measured rate) and stop.
+    #[arg(long)]
+    pub plan: bool,
 }
 
 /// Which trained model: files on disk, or one of the two the page ships.

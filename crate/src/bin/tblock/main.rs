@@ -8,6 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod args;
+mod checkpoint;
 mod files;
 mod inspect;
 mod table;
@@ -17,10 +18,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use args::{Cli, Command, DtypeArg, Format, NormArg, ScheduleArg};
+use args::{Cli, Command, DtypeArg, ExperimentArgs, Format, NormArg, ScheduleArg};
+use checkpoint::Experiment;
 use clap::Parser;
 use files::{chosen_model, load, model_and_text, model_for_forward, read_text, text_ids};
 use table::{describe, table};
+use transformer_block::checkpoint::is_checkpoint_dir;
 use transformer_block::config::{ModelConfig, PRESET_NAMES};
 use transformer_block::experiments::ablation::ablate;
 use transformer_block::experiments::heads::head_summaries;
@@ -47,6 +50,29 @@ fn usize_of(what: &str, n: u64) -> Result<usize, String> {
 
 fn rows(m: &Matrix) -> Vec<Vec<f32>> {
     m.row_iter().map(|r| r.iter().copied().collect()).collect()
+}
+
+/// eval, ablate or stream: on a Hugging Face checkpoint directory, or on a TinyGPT model.
+fn experiment(which: Experiment, run: ExperimentArgs) -> Result<String, String> {
+    let ExperimentArgs { weights, text, context, plan } = run;
+    if is_checkpoint_dir(&weights) {
+        return checkpoint::run(which, &weights, text.as_deref(), context, plan);
+    }
+    if context.is_some() || plan {
+        return Err(format!(
+            "{}: --context and --plan are for Hugging Face checkpoint directories (config.json with tokenizer.json); a TinyGPT model reads its own context",
+            weights.display()
+        ));
+    }
+    let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
+    match which {
+        Experiment::Eval => {
+            let e = evaluate(&mut flat, &ids).map_err(|e| e.to_string())?;
+            json(&serde_json::json!({ "loss": e.loss, "tokens": e.tokens }))
+        }
+        Experiment::Ablate => json(&ablate(&mut flat, &ids).map_err(|e| e.to_string())?),
+        Experiment::Stream => json(&stream_stats(&mut flat, &ids).map_err(|e| e.to_string())?),
+    }
 }
 
 fn run(cli: Cli) -> Result<String, String> {
@@ -107,15 +133,8 @@ fn run(cli: Cli) -> Result<String, String> {
             };
             train::train(settings, text, &out, dtype)
         }
-        Command::Eval { weights, text } => {
-            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
-            let e = evaluate(&mut flat, &ids).map_err(|e| e.to_string())?;
-            json(&serde_json::json!({ "loss": e.loss, "tokens": e.tokens }))
-        }
-        Command::Ablate { weights, text } => {
-            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
-            json(&ablate(&mut flat, &ids).map_err(|e| e.to_string())?)
-        }
+        Command::Eval { run } => experiment(Experiment::Eval, run),
+        Command::Ablate { run } => experiment(Experiment::Ablate, run),
         Command::Race { steps, seeds, warmup, eval_every, text } => {
             let text = match &text {
                 Some(path) => read_text(path)?,
@@ -155,10 +174,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 .map_err(|e| e.to_string())?;
             json(&serde_json::json!({ "clock": "native (tblock)", "depth": depth, "attention_share": shares }))
         }
-        Command::Stream { weights, text } => {
-            let (mut flat, ids) = model_and_text(&weights, text.as_deref())?;
-            json(&stream_stats(&mut flat, &ids).map_err(|e| e.to_string())?)
-        }
+        Command::Stream { run } => experiment(Experiment::Stream, run),
         Command::Sample { model, prompt, length, temperature, top_k, top_p, seed } => {
             let (model, vocab) = chosen_model(&model)?;
             let top_k = top_k.map(|k| usize_of("top-k", k)).transpose()?;

@@ -1,0 +1,199 @@
+//! A checkpoint's tensors as the Hugging Face hub stores them: one `model.safetensors`, or shards
+//! named by `model.safetensors.index.json` ({"weight_map": {tensor: file}}). Each file is
+//! memory-mapped (memmap2), never read whole: only the pages a forward pass touches are loaded, and
+//! the operating system may drop them again. Tensors stored as f32, f16 or bf16 are read as f32.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use safetensors::tensor::{Dtype, Metadata, SafeTensors};
+
+use crate::error::{clip_to, Error, Result};
+use crate::nn::decoder::WeightSource;
+
+/// One mapped safetensors file and its header.
+struct Shard {
+    file: PathBuf,
+    map: Mmap,
+    /// Where the tensors' bytes begin (8 + the header's length).
+    data_start: usize,
+    metadata: Metadata,
+}
+
+/// Every tensor of a checkpoint, by name, wherever it is stored.
+pub struct Shards {
+    shards: Vec<Shard>,
+    /// Tensor name -> index into `shards`.
+    place: HashMap<String, usize>,
+}
+
+fn shown(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn map_shard(path: &Path) -> Result<Shard> {
+    let file =
+        File::open(path).map_err(|e| Error::Parse { what: shown(path), problem: format!("cannot be opened ({e})") })?;
+    // SAFETY: the map is read-only; a checkpoint changed on disk while it is read gives wrong
+    // numbers (as it would for any reader), not undefined behaviour in safe code that copies from it.
+    let map = unsafe { Mmap::map(&file) }
+        .map_err(|e| Error::Parse { what: shown(path), problem: format!("cannot be mapped ({e})") })?;
+    let (header, metadata) = SafeTensors::read_metadata(&map).map_err(|e| Error::Parse {
+        what: shown(path),
+        problem: format!("it is not a valid safetensors file ({})", clip_to(&e.to_string(), 120)),
+    })?;
+    Ok(Shard { file: path.to_path_buf(), map, data_start: 8 + header, metadata })
+}
+
+impl Shards {
+    /// The tensors of the checkpoint directory `dir`: its index and the shards it names, or its one
+    /// `model.safetensors`.
+    pub fn open(dir: &Path) -> Result<Shards> {
+        let index = dir.join("model.safetensors.index.json");
+        let files: Vec<PathBuf> = if index.exists() {
+            let text = std::fs::read_to_string(&index)
+                .map_err(|e| Error::Parse { what: shown(&index), problem: format!("cannot be read ({e})") })?;
+            let json: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| Error::Parse { what: shown(&index), problem: clip_to(&e.to_string(), 120) })?;
+            let map = json.get("weight_map").and_then(|m| m.as_object()).ok_or_else(|| Error::Parse {
+                what: shown(&index),
+                problem: "it has no \"weight_map\" object of tensor names to shard files".into(),
+            })?;
+            let mut files: Vec<String> = Vec::new();
+            for (tensor, file) in map {
+                let file = file
+                    .as_str()
+                    .ok_or_else(|| Error::field(format!("weight_map.{tensor}"), "must name a shard file"))?;
+                if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+                    return Err(Error::field(
+                        format!("weight_map.{tensor}"),
+                        format!("\"{}\": a shard is a file name in the checkpoint's directory", clip_to(file, 60)),
+                    ));
+                }
+                if !files.iter().any(|f| f == file) {
+                    files.push(file.to_string());
+                }
+            }
+            files.sort();
+            let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
+            if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+                return Err(Error::Parse {
+                    what: shown(&index),
+                    problem: format!("it names the shard {}, which is not in {}", shown(missing), dir.display()),
+                });
+            }
+            paths
+        } else {
+            let single = dir.join("model.safetensors");
+            if !single.exists() {
+                return Err(Error::Parse {
+                    what: dir.display().to_string(),
+                    problem: "it has neither model.safetensors nor model.safetensors.index.json".into(),
+                });
+            }
+            vec![single]
+        };
+        let shards = files.iter().map(|f| map_shard(f)).collect::<Result<Vec<_>>>()?;
+        let mut place = HashMap::new();
+        for (i, shard) in shards.iter().enumerate() {
+            for name in shard.metadata.tensors().keys() {
+                place.insert(name.clone(), i);
+            }
+        }
+        Ok(Shards { shards, place })
+    }
+
+    /// Every tensor's name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.place.keys().map(String::as_str)
+    }
+
+    /// Bytes of every mapped file.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.shards.iter().map(|s| s.map.len() as u64).sum()
+    }
+
+    /// The numbers stored in every tensor (each counted once, a tied head too).
+    pub fn stored_numbers(&self) -> u64 {
+        self.shards
+            .iter()
+            .flat_map(|s| s.metadata.tensors().into_values().map(|t| t.shape.iter().product::<usize>() as u64))
+            .sum()
+    }
+
+    /// The shape of tensor `name`, if the checkpoint has it.
+    pub fn shape(&self, name: &str) -> Option<Vec<usize>> {
+        let shard = &self.shards[*self.place.get(name)?];
+        shard.metadata.info(name).map(|t| t.shape.clone())
+    }
+
+    /// Elements `range` (in row-major order) of tensor `name`, checked to have `shape`, as f32.
+    fn read_range(&self, name: &str, shape: &[usize], range: Range<usize>, out: &mut Vec<f32>) -> Result<()> {
+        let shard = self
+            .place
+            .get(name)
+            .map(|&i| &self.shards[i])
+            .ok_or_else(|| Error::weights(name, "is missing from the checkpoint (the config implies it)"))?;
+        let info = shard.metadata.info(name).expect("a placed tensor is in its shard's header");
+        if info.shape != shape {
+            return Err(Error::weights(
+                name,
+                format!("has shape {:?} but the config implies {:?} ({})", info.shape, shape, shown(&shard.file)),
+            ));
+        }
+        let width = match info.dtype {
+            Dtype::F32 => 4,
+            Dtype::F16 | Dtype::BF16 => 2,
+            other => {
+                return Err(Error::weights(name, format!("is stored as {other:?}: f32, f16 and bf16 are read")));
+            }
+        };
+        let (start, end) = info.data_offsets;
+        let bytes = shard
+            .map
+            .get(shard.data_start + start..shard.data_start + end)
+            .filter(|b| b.len() == shape.iter().product::<usize>() * width)
+            .ok_or_else(|| Error::weights(name, format!("its bytes lie outside {}", shown(&shard.file))))?;
+        let bytes = &bytes[range.start * width..range.end * width];
+        out.clear();
+        out.reserve(range.len());
+        match info.dtype {
+            Dtype::F32 => out.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
+            Dtype::F16 => out.extend(bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())),
+            _ => out.extend(bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())),
+        }
+        Ok(())
+    }
+
+    /// The dtype most of the stored numbers have ("bf16", "f16", "f32").
+    pub fn dtype(&self) -> String {
+        let mut by: HashMap<String, u64> = HashMap::new();
+        for s in &self.shards {
+            for t in s.metadata.tensors().into_values() {
+                *by.entry(format!("{:?}", t.dtype).to_lowercase()).or_default() +=
+                    t.shape.iter().product::<usize>() as u64;
+            }
+        }
+        by.into_iter().max_by_key(|(_, n)| *n).map(|(d, _)| d).unwrap_or_default()
+    }
+}
+
+impl WeightSource for Shards {
+    fn contains(&self, name: &str) -> bool {
+        self.place.contains_key(name)
+    }
+
+    fn read(&self, name: &str, shape: &[usize], out: &mut Vec<f32>) -> Result<()> {
+        self.read_range(name, shape, 0..shape.iter().product(), out)
+    }
+
+    fn read_rows(&self, name: &str, n_rows: usize, cols: usize, rows: Range<usize>, out: &mut Vec<f32>) -> Result<()> {
+        if rows.end > n_rows {
+            return Err(Error::weights(name, format!("has {n_rows} rows; row {} was asked for", rows.end - 1)));
+        }
+        self.read_range(name, &[n_rows, cols], rows.start * cols..rows.end * cols, out)
+    }
+}

@@ -1,0 +1,43 @@
+//! A checkpoint's own tokenizer: the directory's `tokenizer.json`, read by Hugging Face's
+//! `tokenizers` crate (the library transformers itself uses), so the ids are the model's ids.
+//! Text is encoded as it is, without the special tokens a chat template would add.
+
+use std::path::Path;
+
+use crate::error::{clip_to, Error, Result};
+
+pub struct TextTokenizer {
+    inner: tokenizers::Tokenizer,
+}
+
+impl TextTokenizer {
+    /// The tokenizer in `dir`/tokenizer.json.
+    pub fn open(dir: &Path) -> Result<TextTokenizer> {
+        let path = dir.join("tokenizer.json");
+        if !path.exists() {
+            return Err(Error::Parse {
+                what: dir.display().to_string(),
+                problem: "it has no tokenizer.json (the checkpoint's tokenizer, as the hub stores it)".into(),
+            });
+        }
+        let inner = tokenizers::Tokenizer::from_file(&path).map_err(|e| Error::Parse {
+            what: "tokenizer.json".into(),
+            problem: format!("it is not a tokenizer the tokenizers library reads ({})", clip_to(&e.to_string(), 120)),
+        })?;
+        Ok(TextTokenizer { inner })
+    }
+
+    /// The ids of `text`.
+    pub fn encode(&self, text: &str) -> Result<Vec<usize>> {
+        let encoding = self.inner.encode(text, false).map_err(|e| Error::Parse {
+            what: "the text".into(),
+            problem: format!("the tokenizer refused it ({})", clip_to(&e.to_string(), 120)),
+        })?;
+        Ok(encoding.get_ids().iter().map(|&id| id as usize).collect())
+    }
+
+    /// How many ids the tokenizer can give, special tokens included.
+    pub fn vocab_size(&self) -> usize {
+        self.inner.get_vocab_size(true)
+    }
+}

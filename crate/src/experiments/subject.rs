@@ -1,0 +1,107 @@
+//! What the experiments run on: TinyGPT in flat buffers, or a real checkpoint's forward pass over
+//! windows of the reader's choosing. Both score the evaluation protocol's windows with any blocks
+//! removed or overwritten, and show the stream around every block, so [`ablate`] and
+//! [`stream_stats`] are written once for both.
+//!
+//! [`ablate`]: super::ablation::ablate
+//! [`stream_stats`]: super::stream::stream_stats
+
+use super::stream::StreamAccumulator;
+use crate::error::{Error, Result};
+use crate::nn::decoder::{Decoder, WeightSource};
+use crate::nn::{BlockMode, BlockStreams, TrainableGpt};
+use crate::train::evaluate::score_windows;
+
+/// A model the experiments can measure.
+pub trait Subject {
+    /// P: the positions each window feeds (windows hold P + 1 ids).
+    fn window(&self) -> usize;
+    fn n_layers(&self) -> usize;
+    fn vocab_size(&self) -> usize;
+    /// The summed loss over `windows` with each block in its mode of `modes`.
+    fn score(&mut self, windows: &[&[usize]], modes: &[BlockMode]) -> Result<f64>;
+    /// The stream around every block (every block intact) over `windows`, into `acc`.
+    fn gather_stream(&mut self, windows: &[&[usize]], acc: &mut StreamAccumulator) -> Result<()>;
+}
+
+fn intact_only(modes: &[BlockMode]) -> Result<()> {
+    if modes.iter().any(|&m| m != BlockMode::Intact) {
+        return Err(Error::field("blocks", "the stream is measured on the intact model: put every block back first"));
+    }
+    Ok(())
+}
+
+impl Subject for TrainableGpt {
+    fn window(&self) -> usize {
+        self.shape.context
+    }
+
+    fn n_layers(&self) -> usize {
+        self.shape.n_layers
+    }
+
+    fn vocab_size(&self) -> usize {
+        self.shape.vocab_size
+    }
+
+    /// The model's own block modes are as they were afterwards.
+    fn score(&mut self, windows: &[&[usize]], modes: &[BlockMode]) -> Result<f64> {
+        let saved = std::mem::replace(&mut self.block_modes, modes.to_vec());
+        let total = score_windows(self, windows);
+        self.block_modes = saved;
+        total
+    }
+
+    fn gather_stream(&mut self, windows: &[&[usize]], acc: &mut StreamAccumulator) -> Result<()> {
+        intact_only(&self.block_modes)?;
+        for group in windows.chunks(self.max_batch()) {
+            acc.add(self, group)?;
+        }
+        Ok(())
+    }
+}
+
+/// A checkpoint's decoder over windows of `window` positions; `tick` is called after each window
+/// (a progress bar).
+pub struct DecoderRun<'a, W: WeightSource> {
+    pub decoder: &'a mut Decoder<W>,
+    pub window: usize,
+    pub tick: &'a mut dyn FnMut(),
+}
+
+impl<W: WeightSource> Subject for DecoderRun<'_, W> {
+    fn window(&self) -> usize {
+        self.window
+    }
+
+    fn n_layers(&self) -> usize {
+        self.decoder.shape.n_layers
+    }
+
+    fn vocab_size(&self) -> usize {
+        self.decoder.shape.vocab_size
+    }
+
+    fn score(&mut self, windows: &[&[usize]], modes: &[BlockMode]) -> Result<f64> {
+        let saved = std::mem::replace(&mut self.decoder.block_modes, modes.to_vec());
+        let mut total = 0.0;
+        let result = windows.iter().try_for_each(|w| {
+            total += self.decoder.window_loss(&w[..self.window], &w[1..=self.window])?;
+            (self.tick)();
+            Ok(())
+        });
+        self.decoder.block_modes = saved;
+        result.map(|()| total)
+    }
+
+    fn gather_stream(&mut self, windows: &[&[usize]], acc: &mut StreamAccumulator) -> Result<()> {
+        intact_only(&self.decoder.block_modes)?;
+        let d = self.decoder.shape.d_model;
+        for w in windows {
+            let mut keep = |i: usize, s: BlockStreams| acc.push(i, s, d);
+            self.decoder.window_loss_with(&w[..self.window], &w[1..=self.window], Some(&mut keep))?;
+            (self.tick)();
+        }
+        Ok(())
+    }
+}
