@@ -35,6 +35,7 @@ pub mod linear;
 pub mod masks;
 pub mod moe;
 pub mod norm;
+pub mod parallel;
 pub mod rms_norm;
 pub mod rotary;
 pub mod swiglu;

@@ -16,13 +16,13 @@ use block_weights::{BlockWeights, Names};
 
 use super::decoder_shape::{DecoderShape, Layout};
 use super::gqa_attention::{gqa_attention, GqaShape};
+use super::parallel::{linear_forward_on, threads};
 use super::rms_norm::rms_norm_forward;
 use super::rotary::Rotary;
 use super::swiglu::swiglu_in_place;
 use super::{BlockMode, BlockStreams};
 use crate::error::{Error, Result};
 use tb_kernels::activation::{exp, gelu_forward, largest};
-use tb_kernels::linear::linear_forward;
 use tb_kernels::norm::layernorm_forward;
 
 /// Who is shown the stream around block i (its index and the five streams), as a pass runs.
@@ -61,6 +61,8 @@ pub struct Decoder<W: WeightSource> {
     prefix: &'static str,
     block: BlockWeights,
     act: Activations,
+    /// Threads the linear layers run on.
+    threads: usize,
 }
 
 /// A bias, or None where the family has none (an empty buffer).
@@ -94,6 +96,7 @@ impl<W: WeightSource> Decoder<W> {
             prefix,
             block: BlockWeights::default(),
             act: Activations::default(),
+            threads: threads(),
         };
         for i in 0..d.shape.n_layers {
             d.load_block(i)?;
@@ -204,9 +207,9 @@ impl<W: WeightSource> Decoder<W> {
         let (d, f, qw, kw, eps) = (s.d_model, s.d_ff, s.q_width(), s.kv_width(), s.eps);
         let (w, a) = (&self.block, &mut self.act);
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.x, &w.norm_1, &w.norm_1_bias, d, eps);
-        linear_forward(sized(&mut a.q, t * qw), &a.normed, &w.q, opt(&w.q_bias), d, qw);
-        linear_forward(sized(&mut a.k, t * kw), &a.normed, &w.k, opt(&w.k_bias), d, kw);
-        linear_forward(sized(&mut a.v, t * kw), &a.normed, &w.v, opt(&w.v_bias), d, kw);
+        linear_forward_on(self.threads, sized(&mut a.q, t * qw), &a.normed, &w.q, opt(&w.q_bias), d, qw);
+        linear_forward_on(self.threads, sized(&mut a.k, t * kw), &a.normed, &w.k, opt(&w.k_bias), d, kw);
+        linear_forward_on(self.threads, sized(&mut a.v, t * kw), &a.normed, &w.v, opt(&w.v_bias), d, kw);
         if let Some((cos, sin)) = angles {
             Rotary::rotate(&mut a.q, s.n_heads, s.head_dim, cos, sin);
             Rotary::rotate(&mut a.k, s.n_kv_heads, s.head_dim, cos, sin);
@@ -220,7 +223,7 @@ impl<W: WeightSource> Decoder<W> {
             window: s.window,
         };
         gqa_attention(sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
-        linear_forward(sized(&mut a.attn, t * d), &a.heads, &w.out, opt(&w.out_bias), qw, d);
+        linear_forward_on(self.threads, sized(&mut a.attn, t * d), &a.heads, &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
         match mode {
             BlockMode::Overwritten => after.copy_from_slice(&a.attn),
@@ -229,16 +232,24 @@ impl<W: WeightSource> Decoder<W> {
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.after_attention, &w.norm_2, &w.norm_2_bias, d, eps);
         match s.layout {
             Layout::Gpt2 => {
-                linear_forward(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, opt(&w.up_bias), d, f);
+                linear_forward_on(
+                    self.threads,
+                    sized(&mut a.hidden_up, t * f),
+                    &a.normed,
+                    &w.up,
+                    opt(&w.up_bias),
+                    d,
+                    f,
+                );
                 gelu_forward(sized(&mut a.hidden, t * f), &a.hidden_up);
             }
             Layout::Llama => {
-                linear_forward(sized(&mut a.hidden, t * f), &a.normed, &w.gate, None, d, f);
-                linear_forward(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, None, d, f);
+                linear_forward_on(self.threads, sized(&mut a.hidden, t * f), &a.normed, &w.gate, None, d, f);
+                linear_forward_on(self.threads, sized(&mut a.hidden_up, t * f), &a.normed, &w.up, None, d, f);
                 swiglu_in_place(&mut a.hidden, &a.hidden_up);
             }
         }
-        linear_forward(sized(&mut a.ffn, t * d), &a.hidden, &w.down, opt(&w.down_bias), f, d);
+        linear_forward_on(self.threads, sized(&mut a.ffn, t * d), &a.hidden, &w.down, opt(&w.down_bias), f, d);
         let out = sized(&mut a.output, t * d);
         match mode {
             BlockMode::Overwritten => out.copy_from_slice(&a.ffn),
@@ -256,7 +267,7 @@ impl<W: WeightSource> Decoder<W> {
             let n = rows.len();
             self.weights.read_rows(&head, v, d, rows.clone(), &mut self.act.head_rows)?;
             let a = &mut self.act;
-            linear_forward(sized(&mut a.logits, t * n), &a.normed, &a.head_rows, None, d, n);
+            linear_forward_on(self.threads, sized(&mut a.logits, t * n), &a.normed, &a.head_rows, None, d, n);
             each(rows, &a.logits);
         }
         Ok(())
