@@ -43,6 +43,9 @@ fn eval_names_what_it_measured_and_ablate_agrees_with_it() {
     let a = json(&["ablate", "--weights", s(&llama), "--text", s(&text), "--context", "32"]);
     assert_eq!(a["intact"], e["loss"], "the same windows, the same loss");
     assert_eq!(a["blocks"].as_array().unwrap().len(), 3);
+    // What tblock prints is what the page's results-src reads back.
+    let read = transformer_block::experiments::measured::read_ablation(&a.to_string()).unwrap();
+    assert_eq!(read, a);
     // The default window is the model's context (64 positions), and the default text the lesson prose.
     let d = json(&["stream", "--weights", s(&llama)]);
     assert_eq!(
@@ -50,6 +53,11 @@ fn eval_names_what_it_measured_and_ablate_agrees_with_it() {
         (Some(64), Some("the lesson prose"))
     );
     assert_eq!(d["positions"], d["measured"]["tokens"]);
+    assert_eq!(transformer_block::experiments::measured::read_stream(&d.to_string()).unwrap(), d);
+    assert!(
+        transformer_block::experiments::measured::read_stream(&a.to_string()).is_err(),
+        "an ablation is not a stream"
+    );
 }
 
 #[test]

@@ -107,3 +107,45 @@ test('depth and latency: four stacks of equal parameters timed in the browser, a
   await expect(widget.locator('.reported li')).toHaveCount(7);
   expect(problems).toEqual([]);
 });
+
+test('figures an author measured with tblock on a checkpoint replace the quoted ones; a file it cannot use leaves them, with a message', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/experiments.html');
+  const files = await page.evaluate(async () => {
+    const read = async (name) => (await fetch(`/gallery/results/${name}`)).json();
+    return { ablation: await read('llama-ablation.json'), stream: await read('llama-stream.json') };
+  });
+  const ablation = page.locator('tb-ablation').nth(3);
+  const caption = 'Measured by tblock 0.1.0 on llama (llama, 99,408 parameters stored as bf16), over 960 tokens of eval.txt in 15 windows of 64.';
+  await expect(ablation.locator('.measured figcaption')).toHaveText(caption);
+  const a = files.ablation;
+  const rows = ablation.locator('.measured tbody tr');
+  await expect(rows).toHaveCount(a.blocks.length + 2);
+  await expect(rows.first()).toHaveText(`intact${three(a.intact)}`);
+  await expect(rows.nth(1)).toHaveText(`block 0${three(a.blocks[0].removed)}${three(a.blocks[0].overwritten)}`);
+  await expect(rows.last()).toHaveText(`uniform guess (ln V)${three(a.uniform)}`);
+  await expect(ablation.locator('.reported li')).toHaveCount(0);
+  // The widget keeps measuring its own TinyGPT beside them.
+  await expect(ablation.locator('.bars .bar')).toHaveCount(2);
+
+  const stream = page.locator('tb-stream').nth(2);
+  await expect(stream.locator('.measured figcaption')).toHaveText(caption);
+  const s = files.stream;
+  const percent = (x) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 }).format(x);
+  await expect(stream.locator('.measured tbody tr').nth(1)).toHaveText(
+    `block 0${two(s.blocks[0].stream_norm)}${percent(s.blocks[0].attention_fraction)}${percent(s.blocks[0].feed_forward_fraction)}${three(s.blocks[0].cosine_in_out)}`,
+  );
+
+  // An ablation's file given to the stream, and a file on another site: the quoted figures stay.
+  const foreign = page.locator('tb-stream').nth(3);
+  await expect(foreign.locator('.comparison [role=alert]')).toHaveText(
+    'results-src "results/llama-ablation.json": the results file could not be read: it is what `tblock ablate` prints; this widget shows what `tblock stream` prints. Showing the lesson\'s quoted figures instead.',
+  );
+  await expect(foreign.locator('.reported li')).toHaveCount(4);
+  await expect(foreign.locator('.cards li')).toHaveCount(2);
+  const elsewhere = page.locator('tb-ablation').nth(4);
+  await expect(elsewhere.locator('.comparison [role=alert]')).toHaveText(
+    `results-src "https://example.com/gpt2-ablation.json" is not a results file on this site: give the URL of the .json file tblock printed, on this page's site. Showing the lesson's quoted figures instead.`,
+  );
+  await expect(elsewhere.locator('.reported li')).toHaveCount(6);
+  expect(problems).toEqual([]);
+});

@@ -68,15 +68,17 @@ export declare class TbAttention extends TbElement {}
 export declare class TbTrain extends TbElement {}
 
 /**
- * `<tb-ablation model="six-blocks" mode="removed">`: the loss of a trained TinyGPT with each block
- * removed or overwriting the stream, against the intact loss and a uniform guess; GPT-2 small's
- * reported figures beside it.
+ * `<tb-ablation model="six-blocks" mode="removed" results-src="…">`: the loss of a trained TinyGPT
+ * with each block removed or overwriting the stream, against the intact loss and a uniform guess;
+ * beside it GPT-2 small's reported figures, or the figures `tblock ablate` measured on a real
+ * checkpoint (results-src: its JSON, on the page's site).
  */
 export declare class TbAblation extends TbElement {}
 
 /**
- * `<tb-stream model="six-blocks">`: per block, the stream's norm and what attention and the
- * feed-forward add to it, and the cosine between the stream entering and leaving.
+ * `<tb-stream model="six-blocks" results-src="…">`: per block, the stream's norm and what attention
+ * and the feed-forward add to it, and the cosine between the stream entering and leaving; beside it
+ * GPT-2 small's reported figures, or what `tblock stream` measured on a real checkpoint.
  */
 export declare class TbStream extends TbElement {}
 

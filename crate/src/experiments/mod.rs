@@ -6,6 +6,7 @@
 //!   feed-forward add to it, and how far each block turns it.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
 //! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
+//! - [`measured`]: what tblock measured on a checkpoint, and its results read back for the page.
 //! - [`measurement`]: a loss or the stream measured a few windows at a time, for the page's tasks.
 //! - [`subject`]: what they run on: TinyGPT, or a real checkpoint's forward pass.
 //! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
@@ -15,6 +16,7 @@
 pub mod ablation;
 pub mod heads;
 pub mod latency;
+pub mod measured;
 pub mod measurement;
 pub mod quoted;
 pub mod race;

@@ -270,3 +270,30 @@ impl TrainingRun {
         self.trainer.trainable().params.clone()
     }
 }
+
+/// Check a results file of `tblock ablate` on a checkpoint (its text): `{ intact, uniform, tokens,
+/// blocks: [{ block, removed, overwritten }], measured: { by, model, family, parameters, dtype,
+/// text, context, windows, tokens } }`; else an error saying what a results file should be. (The
+/// page then reads the checked text as it is, with JSON.parse: returning it from here would carry
+/// a second JSON serialiser in the wasm.)
+#[wasm_bindgen]
+pub fn check_ablation_results(text: &str) -> Result<(), JsError> {
+    crate::experiments::measured::read_ablation(text)?;
+    Ok(())
+}
+
+/// Check a results file of `tblock stream` on a checkpoint: `{ embedding_norm, positions, blocks:
+/// [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
+/// feed_forward_fraction, cosine_in_out }], measured }`.
+#[wasm_bindgen]
+pub fn check_stream_results(text: &str) -> Result<(), JsError> {
+    crate::experiments::measured::read_stream(text)?;
+    Ok(())
+}
+
+/// The largest results file a page reads, in bytes. (In this half, beside the quoted figures: only
+/// the widgets that run TinyGPT read results files.)
+#[wasm_bindgen]
+pub fn results_limit() -> usize {
+    crate::experiments::measured::RESULTS_LIMIT
+}

@@ -6,7 +6,8 @@
 // waits long; the results stay while the reader switches between removing and overwriting.
 //
 // Attributes: model (six-blocks, the default, or shipped: the 2-block model), mode (removed, the
-// default, or overwritten).
+// default, or overwritten), weights-src (an author's TinyGPT), results-src (the JSON `tblock ablate`
+// printed for a real checkpoint, on this site: shown, as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { h, TbElement, watchWidth } from './base.js';
@@ -15,7 +16,7 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { formatDecimal, formatInteger } from '../format.js';
-import { Measuring, ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -37,7 +38,7 @@ ${REPORTED_CSS}`;
 const MODES = { removed: 'removed (the stream passes it untouched)', overwritten: 'overwriting (its adds become assignments)' };
 
 export class TbAblation extends TbElement {
-  static observedAttributes = ['model', 'weights-src', 'mode'];
+  static observedAttributes = ['model', 'weights-src', 'mode', 'results-src'];
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
@@ -98,7 +99,18 @@ export class TbAblation extends TbElement {
       blocks,
       details,
       where,
-      reportedFigure(reported.source, reported.ablation),
+      comparisonFigure(this, {
+        read: (text) => (lib.check_ablation_results(text), JSON.parse(text)),
+        limit: lib.results_limit(),
+        quoted: { source: reported.source, items: reported.ablation },
+        what: 'the loss with each block removed or overwriting',
+        columns: ['loss (nats)', 'removed', 'overwriting'],
+        rows: (r) => [
+          ['intact', formatDecimal(r.intact, 3), ''],
+          ...r.blocks.map((b) => [`block ${b.block}`, formatDecimal(b.removed, 3), formatDecimal(b.overwritten, 3)]),
+          ['uniform guess (ln V)', formatDecimal(r.uniform, 3), ''],
+        ],
+      }),
     );
     this.#observer?.disconnect();
     this.#drawnWidth = 0; // a new chart box: draw it whatever the width

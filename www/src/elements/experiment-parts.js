@@ -12,6 +12,7 @@ import { LOAD_CHECKPOINT, checkpointPicker } from '../controls/checkpoint-picker
 import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
 import { modelSpec } from '../train/models.js';
 import { acquireMeasurer } from '../measure/runner.js';
+import { pageResults } from '../models/page-results.js';
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 export function shippedModelAttr(element) {
@@ -183,8 +184,65 @@ export function reportedFigure(source, items) {
   );
 }
 
+/**
+ * What a widget shows for comparison: an author's figures measured with tblock (results-src), read
+ * and checked by the library (`read(text)`: check_ablation_results or check_stream_results, then parsed), or
+ * else the lesson's quoted GPT-2 figures (`quoted`: { source, items }). `rows(results)` gives the
+ * measured figures as table rows [label, ...cells] under `columns`; `what` names the table. A results file that cannot be
+ * fetched or read leaves the quoted figures, with a message saying why; while it is fetched, a line
+ * says so. Returns one element, whose content is replaced when the file arrives (the rest of the
+ * widget, and what it is measuring, is left alone).
+ */
+export function comparisonFigure(element, { read, limit, quoted, what, columns, rows }) {
+  const holder = h('div', { class: 'comparison' });
+  const quotedFigure = () => reportedFigure(quoted.source, quoted.items);
+  const src = element.attr('results-src', null);
+  const show = (load) => {
+    if (load.state === 'loading') {
+      return holder.replaceChildren(h('p', { class: 'muted', role: 'status' }, `Loading the measured figures from ${clipText(src, 60)}…`));
+    }
+    let problem = load.state === 'error' ? load.message : null;
+    if (!problem) {
+      try {
+        return holder.replaceChildren(measuredFigure(read(load.text), what, columns, rows));
+      } catch (err) {
+        problem = `results-src "${clipText(src)}": ${errorText(err)}`;
+      }
+    }
+    holder.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${problem}. Showing the lesson's quoted figures instead.`), quotedFigure());
+  };
+  if (src === null) holder.replaceChildren(quotedFigure());
+  else {
+    const load = pageResults(src, limit, () => holder.isConnected && show(load));
+    show(load);
+  }
+  return holder;
+}
+
+/** Figures measured by tblock: what on (model, size, storage, text, tokens), then a table. */
+function measuredFigure(results, what, columns, rows) {
+  const m = results.measured;
+  const caption =
+    `Measured by ${m.by} on ${clipText(m.model, 60)} (${m.family}, ${formatInteger(m.parameters)} parameters stored as ${m.dtype}), ` +
+    `over ${formatInteger(m.tokens)} tokens of ${clipText(m.text, 60)} in ${formatInteger(m.windows)} window${m.windows === 1 ? '' : 's'} of ${formatInteger(m.context)}.`;
+  return h(
+    'figure',
+    { class: 'reported measured' },
+    h('figcaption', {}, caption),
+    h(
+      'div',
+      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Measured by tblock: ${what}` },
+      h('table', {}, h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows(results).map(([label, ...cells]) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)))))),
+    ),
+  );
+}
+
 export const REPORTED_CSS = `
 .reported { margin: 0.75rem 0 0; padding: 0.5rem 0.75rem; border-left: 3px solid var(--_rule); }
 .reported figcaption { font-size: 0.9rem; color: var(--_muted); }
 .reported ul { margin: 0.25rem 0 0; padding-left: 1.2rem; }
+.measured .table-scroll { overflow-x: auto; max-width: 100%; }
+.measured table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.9rem; margin-top: 0.25rem; }
+.measured th, .measured td { padding: 0.15rem 0.6rem 0.15rem 0; text-align: right; white-space: nowrap; }
+.measured th[scope="row"], .measured th[scope="col"]:first-child { text-align: left; }
 `;

@@ -4,7 +4,9 @@
 // and the cosine between the stream entering and leaving (1: the block only nudged it). Beside it,
 // what the lesson reports for GPT-2 small.
 //
-// Attribute: model (six-blocks, the default, or shipped: the 2-block model).
+// Attributes: model (six-blocks, the default, or shipped: the 2-block model), weights-src (an
+// author's TinyGPT), results-src (the JSON `tblock stream` printed for a real checkpoint, on this
+// site: shown, as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { chartLegend, h, TbElement, watchWidth } from './base.js';
@@ -13,7 +15,7 @@ import { s } from '../charts/svg.js';
 import { linearScale } from '../charts/cost-layout.js';
 import { roundTicks } from '../charts/loss-layout.js';
 import { formatDecimal, formatPercent } from '../format.js';
-import { Measuring, ModelPick, modelSwitcher, reportedFigure, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
 .chart { width: 100%; min-width: 0; }
@@ -33,7 +35,7 @@ const CSS = `
 ${REPORTED_CSS}`;
 
 export class TbStream extends TbElement {
-  static observedAttributes = ['model', 'weights-src'];
+  static observedAttributes = ['model', 'weights-src', 'results-src'];
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
@@ -80,7 +82,23 @@ export class TbStream extends TbElement {
       cards,
       note,
       where,
-      reportedFigure(reported.source, reported.stream),
+      comparisonFigure(this, {
+        read: (text) => (lib.check_stream_results(text), JSON.parse(text)),
+        limit: lib.results_limit(),
+        quoted: { source: reported.source, items: reported.stream },
+        what: 'the stream around each block',
+        columns: ['median', 'stream norm', 'attention adds', 'feed-forward adds', 'cosine in, out'],
+        rows: (r) => [
+          ['embedding', formatDecimal(r.embedding_norm, 2), '', '', ''],
+          ...r.blocks.map((b) => [
+            `block ${b.block}`,
+            formatDecimal(b.stream_norm, 2),
+            formatPercent(b.attention_fraction),
+            formatPercent(b.feed_forward_fraction),
+            formatDecimal(b.cosine_in_out, 3),
+          ]),
+        ],
+      }),
     );
     this.#observer?.disconnect();
     this.#drawnWidth = 0; // a new chart box: draw it whatever the width

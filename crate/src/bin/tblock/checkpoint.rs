@@ -7,10 +7,11 @@ use std::io::{self, IsTerminal};
 use std::path::Path;
 use std::time::Instant;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use transformer_block::checkpoint::Checkpoint;
 use transformer_block::cost::forward_flops_per_token;
 use transformer_block::experiments::ablation::ablate;
+use transformer_block::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
 use transformer_block::experiments::stream::stream_stats;
 use transformer_block::experiments::subject::{DecoderRun, Subject};
 use transformer_block::nn::BlockMode;
@@ -129,17 +130,17 @@ pub fn run(
         ));
     }
     let shape = &checkpoint.decoder.shape;
-    let measured = json!({
-        "by": concat!("tblock ", env!("CARGO_PKG_VERSION")),
-        "model": checkpoint.config.name,
-        "family": shape.family,
-        "parameters": checkpoint.parameters,
-        "dtype": checkpoint.dtype,
-        "text": text_name,
-        "context": window,
-        "windows": n_windows,
-        "tokens": n_windows * window,
-    });
+    let measured = Measured {
+        by: concat!("tblock ", env!("CARGO_PKG_VERSION")).to_string(),
+        model: checkpoint.config.name.clone(),
+        family: shape.family.clone(),
+        parameters: checkpoint.parameters,
+        dtype: checkpoint.dtype.clone(),
+        text: text_name,
+        context: window,
+        windows: n_windows,
+        tokens: n_windows * window,
+    };
     let passes = experiment.passes(shape.n_layers);
     if plan {
         let per_token = forward_flops_per_token(&checkpoint.config, window as u64).map_err(|e| e.to_string())?.total;
@@ -161,22 +162,18 @@ pub fn run(
     let mut progress = Progress::new(n_windows * passes);
     let mut tick = || progress.tick();
     let mut subject = DecoderRun { decoder: &mut checkpoint.decoder, window, tick: &mut tick };
-    let result: Value = match experiment {
+    let out = match experiment {
         Experiment::Eval => {
             let all: Vec<&[usize]> = windows(&ids, window).collect();
             let modes = vec![BlockMode::Intact; subject.n_layers()];
             let e = mean_loss(subject.score(&all, &modes).map_err(at)?, all.len(), window);
-            json!({ "loss": e.loss, "tokens": e.tokens })
+            pretty(&json!({ "loss": e.loss, "tokens": e.tokens, "measured": measured }))
         }
-        Experiment::Ablate => {
-            serde_json::to_value(ablate(&mut subject, &ids).map_err(at)?).map_err(|e| e.to_string())?
-        }
+        Experiment::Ablate => pretty(&MeasuredAblation { ablation: ablate(&mut subject, &ids).map_err(at)?, measured }),
         Experiment::Stream => {
-            serde_json::to_value(stream_stats(&mut subject, &ids).map_err(at)?).map_err(|e| e.to_string())?
+            pretty(&MeasuredStream { stream: stream_stats(&mut subject, &ids).map_err(at)?, measured })
         }
     };
     progress.finish();
-    let mut out = result;
-    out["measured"] = measured;
-    pretty(&out)
+    out
 }
