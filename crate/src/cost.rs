@@ -216,6 +216,57 @@ pub fn training_run(params: f64, tokens: f64, peak: f64, utilisation: f64) -> Re
     })
 }
 
+/// A count the reader typed for a training run (parameters, tokens per iteration, iterations): a
+/// whole number of at least 1 (a fraction of a token or of an iteration is not a run).
+fn whole_count(what: &str, x: f64) -> Result<f64> {
+    if x.is_finite() && x >= 1.0 && x.fract() == 0.0 {
+        Ok(x)
+    } else if x.is_finite() && x > 0.0 && x.fract() != 0.0 {
+        Err(Error::out_of_range(what, x, "it counts whole things: give a whole number of at least 1"))
+    } else {
+        Err(Error::out_of_range(what, x, "it must be a whole number of at least 1"))
+    }
+}
+
+/// [`training_run`] from the way a run is set up: D = tokens per iteration x iterations, every
+/// count a whole number.
+pub fn training_run_per_iteration(
+    params: f64,
+    tokens_per_iteration: f64,
+    iterations: f64,
+    peak: f64,
+    utilisation: f64,
+) -> Result<TrainingRun> {
+    let params = whole_count("parameters", params)?;
+    let tokens = whole_count("tokens per iteration", tokens_per_iteration)? * whole_count("iterations", iterations)?;
+    training_run(params, tokens, peak, utilisation)
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+
+    #[test]
+    fn a_run_counts_whole_tokens_and_iterations() {
+        let r = training_run_per_iteration(124e6, 491_520.0, 600_000.0, 312e12, 1.0).unwrap();
+        assert_eq!(r.tokens, 491_520.0 * 600_000.0);
+        let no = |tpi: f64, it: f64| training_run_per_iteration(124e6, tpi, it, 312e12, 1.0).unwrap_err().to_string();
+        assert_eq!(
+            no(0.5, 10.0),
+            "tokens per iteration 0.5 is out of range: it counts whole things: give a whole number of at least 1"
+        );
+        assert_eq!(
+            no(1e-320, 10.0),
+            "tokens per iteration 1e-320 is out of range: it counts whole things: give a whole number of at least 1"
+        );
+        assert_eq!(
+            no(10.0, 2.5),
+            "iterations 2.5 is out of range: it counts whole things: give a whole number of at least 1"
+        );
+        assert_eq!(no(10.0, 0.0), "iterations 0 is out of range: it must be a whole number of at least 1");
+    }
+}
+
 /// One point of the cost chart.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CostPoint {

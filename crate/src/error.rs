@@ -92,10 +92,20 @@ pub fn clip_to(text: &str, max: usize) -> String {
 
 /// A number as text, short: a run of more than 15 digits (how `f64` and `u64` print a huge value,
 /// "1000…000" for 1e300) becomes scientific notation with three significant digits ("1e300",
-/// "1.23e19"); any other text is returned as it is. Works on the text, so the wasm carries no
-/// float parsing.
+/// "1.23e19"), and so does a tiny one that `f64` prints with more than 6 zeros after the point
+/// ("0.000…0001" for 1e-320: "1e-320"); any other text is returned as it is. Works on the text, so
+/// the wasm carries no float parsing.
 pub fn short_digits(text: &str) -> String {
     let (sign, digits) = text.strip_prefix('-').map_or(("", text), |d| ("-", d));
+    if let Some(fraction) = digits.strip_prefix("0.").filter(|f| f.bytes().all(|b| b.is_ascii_digit())) {
+        let zeros = fraction.len() - fraction.trim_start_matches('0').len();
+        let rest = &fraction[zeros..];
+        if zeros > 6 && !rest.is_empty() {
+            let tail = rest.get(1..3.min(rest.len())).unwrap_or("").trim_end_matches('0');
+            let point = if tail.is_empty() { String::new() } else { format!(".{tail}") };
+            return format!("{sign}{}{point}e-{}", &rest[..1], zeros + 1);
+        }
+    }
     let whole = digits.split('.').next().unwrap_or("");
     if whole.len() <= 15
         || !whole.bytes().all(|b| b.is_ascii_digit())

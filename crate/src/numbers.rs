@@ -53,6 +53,9 @@ mod tests {
         assert_eq!(short_digits(&(-2.5e20f64).to_string()), "-2.5e20");
         assert_eq!(short_digits("123456789012345"), "123456789012345");
         assert_eq!(short_digits("1.5"), "1.5");
+        assert_eq!(short_digits(&1e-320f64.to_string()), "1e-320");
+        assert_eq!(short_digits(&(-2.345e-9f64).to_string()), "-2.34e-9");
+        assert_eq!(short_digits("0.0000012"), "0.0000012");
         assert_eq!(short_digits("NaN"), "NaN");
         assert_eq!(short_digits("abcdefghijklmnopqrstuvwxyz"), "abcdefghijklmnopqrstuvwxyz");
         let err = super::whole_number("seq_len", 1e300).unwrap_err().to_string();

@@ -55,7 +55,7 @@ test('a bad number says what is wrong, and no result stands beside input it was 
   await expect(widget.getByRole('alert')).toHaveText(/^Iterations "many" is not a number/);
   await widget.getByLabel('N, parameters').fill('0');
   await widget.getByLabel('Iterations').fill('600000');
-  await expect(widget.getByRole('alert')).toHaveText('parameters 0 is out of range: it must be a positive number');
+  await expect(widget.getByRole('alert')).toHaveText('parameters 0 is out of range: it must be a whole number of at least 1');
   await expect(widget.locator('.result')).toBeHidden();
   // Valid but enormous: the numbers come in scientific notation; past what a double holds, a message.
   const n = widget.getByLabel('N, parameters');
@@ -68,6 +68,26 @@ test('a bad number says what is wrong, and no result stands beside input it was 
   await n.fill('124,000,000');
   await expect(widget.getByRole('alert')).toHaveCount(0);
   await expect(widget.locator('.result .flops')).toHaveText('6·N·D = 2.2 × 10²⁰ FLOPs');
+  expect(problems).toEqual([]);
+});
+
+test('a fraction of a token or of an iteration is refused; a vast peak gives a time in scientific notation', async ({ page }) => {
+  const problems = await open(page);
+  const widget = page.locator('#nanogpt');
+  const tokens = widget.getByLabel('Tokens per iteration');
+  await tokens.fill('1e-320');
+  await expect(widget.getByRole('alert')).toHaveText(
+    'tokens per iteration 1e-320 is out of range: it counts whole things: give a whole number of at least 1',
+  );
+  await expect(widget.locator('.result')).toBeHidden();
+  await tokens.fill('491,520');
+  await widget.getByLabel('Iterations').fill('2.5');
+  await expect(widget.getByRole('alert')).toHaveText('iterations 2.5 is out of range: it counts whole things: give a whole number of at least 1');
+  await widget.getByLabel('Iterations').fill('600000');
+  await widget.getByLabel('Peak, TFLOP/s').fill('1e200');
+  const time = widget.locator('.result .time');
+  await expect(time).toHaveText(/^About 6\.08 × 10⁻¹⁹⁶ hours of one accelerator at 1 × 10²⁰⁰ TFLOP\/s and utilisation 1\.$/);
+  expect((await widget.locator('.result').textContent()).length).toBeLessThan(200);
   expect(problems).toEqual([]);
 });
 

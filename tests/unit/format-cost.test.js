@@ -22,6 +22,9 @@ test('parseReaderNumber names the field when the text is not a number', () => {
 
 test('formatHours says hours, and days or years when long', () => {
   assert.equal(formatHours(194.80162619076924), '195 hours (8.1 days)');
+  // Tiny durations in scientific notation, not hundreds of zeros.
+  assert.equal(formatHours(3.2e-320), '3.2 × 10⁻³²⁰ hours');
+  assert.equal(formatHours(0.5), '0.5 hours');
   assert.equal(formatHours(1), '1 hour');
   assert.equal(formatHours(0.5), '0.5 hours');
   assert.equal(formatHours(30), '30 hours');

@@ -8,9 +8,13 @@
  */
 export function lazyFormat(options) {
   let made = null;
+  // A format to significant digits would write a tiny value out in full ("0.000…0001", hundreds of
+  // zeros for 1e-320): those read in scientific notation too. (Formats to a number of decimals round
+  // a tiny value to 0, as they should.)
+  const significant = options.maximumSignificantDigits !== undefined;
   return {
     format(x) {
-      if (isHuge(x)) return formatScientific(x, 3);
+      if (isHuge(x) || (significant && isTiny(x))) return formatScientific(x, 3);
       made ??= new Intl.NumberFormat('en-US', options);
       return made.format(x);
     },
@@ -23,6 +27,13 @@ export function lazyFormat(options) {
  * otherwise print hundreds of digits.
  */
 export const SCIENTIFIC_FROM = 1e15;
+
+/** From here down (and above 0) a value formatted to significant digits is shown in scientific notation. */
+export const SCIENTIFIC_BELOW = 1e-6;
+
+function isTiny(x) {
+  return typeof x === 'number' && x !== 0 && Math.abs(x) < SCIENTIFIC_BELOW;
+}
 
 function isHuge(x) {
   return typeof x === 'number' && Number.isFinite(x) && Math.abs(x) >= SCIENTIFIC_FROM;

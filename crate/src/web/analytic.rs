@@ -50,6 +50,24 @@ pub fn training_run(
     to_js(&run(params, tokens, peak_flops_per_second, utilisation)?)
 }
 
+/// 6·N·D for a run of `iterations` steps of `tokens_per_iteration` tokens (whole numbers, as N).
+#[wasm_bindgen]
+pub fn training_run_per_iteration(
+    params: f64,
+    tokens_per_iteration: f64,
+    iterations: f64,
+    peak_flops_per_second: f64,
+    utilisation: f64,
+) -> Result<JsValue, JsError> {
+    to_js(&crate::cost::training_run_per_iteration(
+        params,
+        tokens_per_iteration,
+        iterations,
+        peak_flops_per_second,
+        utilisation,
+    )?)
+}
+
 /// The worked examples' default inputs: the lessons' own numbers.
 #[wasm_bindgen]
 pub fn example_defaults() -> Result<JsValue, JsError> {

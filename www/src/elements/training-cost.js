@@ -1,6 +1,6 @@
 // <tb-training-cost>: the cost of a training run, 6·N·D, and how long it takes at a given peak and
 // utilisation. Preset to nanoGPT's GPT-2 (124M) run from example_defaults().training_run; the
-// reader edits N, tokens per iteration, iterations, peak and utilisation, and training_run()
+// reader edits N, tokens per iteration, iterations, peak and utilisation, and training_run_per_iteration()
 // recomputes. Optional attributes set the starting values: params, tokens-per-iteration,
 // iterations, peak-tflops, utilisation.
 
@@ -135,8 +135,8 @@ export class TbTrainingCost extends TbElement {
     if (read.error) return region.fail(read.error);
     const v = read.values;
     return region.show(
-      // D: the product of two numbers the reader typed (input handling, not a model number).
-      () => this.#lib.training_run(v.params, v.tokensPerIteration * v.iterations, v.peakTflops * TERA, v.utilisation),
+      // The library multiplies out D and checks that the counts are whole; the peak is converted to FLOP/s here.
+      () => this.#lib.training_run_per_iteration(v.params, v.tokensPerIteration, v.iterations, v.peakTflops * TERA, v.utilisation),
       (run) => [
         h('p', { class: 'tokens' }, 'D = ', h('strong', {}, formatScientific(run.tokens, 3)), ' tokens'),
         h('p', { class: 'flops' }, '6·N·D = ', h('strong', {}, formatScientific(run.flops, 2)), ' FLOPs'),
