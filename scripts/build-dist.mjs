@@ -26,7 +26,8 @@ import { gzipSync } from 'node:zlib';
 import { BuildError, DIST, ELEMENTS, LESSON_FILE, PKG, ROOT, SRC, WWW, fail } from './dist/common.mjs';
 import { declaredTags, scanElements } from './dist/elements.mjs';
 import { inlineLessonPage, tokenize, URL_ATTRS, isData, isFragment, isWeb } from './dist/lesson-page.mjs';
-import { build, elementsEntry, inlineModules, moduleEntry } from './dist/bundle.mjs';
+import { build, elementsEntry, inlineModules, moduleEntry, onlyLanguage } from './dist/bundle.mjs';
+import { resolveLocale } from '../www/src/i18n.js';
 import { npmPackage, npmReadme } from './dist/npm.mjs';
 
 // What the tests and the other scripts use, from where they have always found it.
@@ -100,7 +101,8 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   writeFileSync(join(OUT, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
   writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
 
-  // 3. The offline lesson.
+  // 3. The offline lesson, with the catalog of its page's language only.
+  const pageLanguage = (html) => resolveLocale(/<html[^>]*\slang="([^"]*)"/i.exec(html)?.[1] ?? '');
   const lesson = await inlineLessonPage(page, {
     readLocal: (href) => {
       const path = resolve(WWW, decodeURIComponent(href.split(/[?#]/)[0]));
@@ -125,7 +127,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
         stdin: { contents: imports.join('\n'), resolveDir: WWW, sourcefile: 'lesson (generated)' },
         format: 'esm',
         minify: true,
-        plugins: [inlineModules(codes)],
+        plugins: [inlineModules(codes), onlyLanguage(pageLanguage(page))],
       });
       return `(async()=>{\n${result.outputFiles[0].text}\n})();`;
     },

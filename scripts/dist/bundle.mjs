@@ -144,6 +144,28 @@ const COMMON = {
   logLevel: 'warning',
 };
 
+/**
+ * esbuild plugin for a file in one language (the offline lesson): the catalogs of www/src/locales/
+ * other than English and `lang`'s become empty, so the file carries only what its page speaks (a
+ * widget switched to another language there falls back to English, as for any language without a
+ * catalog). The one-tag script and the npm module keep every catalog.
+ */
+export function onlyLanguage(lang) {
+  const locales = join(SRC, 'locales');
+  return {
+    name: 'only-language',
+    setup(build) {
+      build.onResolve({ filter: /locales\/[^/]+\.js$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        const tag = path.slice(locales.length + 1, -'.js'.length);
+        if (!path.startsWith(locales + sep) || tag === 'en' || tag === lang) return undefined;
+        return { path, namespace: 'dropped-language' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'dropped-language' }, () => ({ contents: 'export default {};', loader: 'js' }));
+    },
+  };
+}
+
 let worker; // the training worker's source, built once per run of this script
 
 export async function build(options) {

@@ -25,14 +25,17 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // anatomy's live tensors and the sampler's view that show them) took the lesson to 343.7 KB and the
 // wasm to 269.4 KB: 348 and 272 KB. The experiments measured in a worker, in slices (issue 18: the
 // stepwise measurement in the wasm, CharModel in the worker's bundle): 349.8 and 272.7 KB, so 352
-// and 276 KB. The aim is 300 KB for the lesson and 150 KB for the wasm: what
+// and 276 KB; a checkpoint's results files checked by the library (issue 19): 276.1 KB, so 277 KB
+// for the wasm. The aim is 300 KB for the lesson and 150 KB for the wasm: what
 // stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
 // module, loaded on need.
 const BUDGET_GZIP = 352 * 1024;
 // The offline lesson carries every widget's first render since issue 18's prerender (declarative
 // shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
-// 396.8 KB, so 400 KB, until the wasm split wins it back.
-const LESSON_BUDGET_GZIP = 400 * 1024;
+// 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
+// languages (issue 20: i18n.js and the English catalog; the file carries only its page's language):
+// 402.9 KB, so 404 KB.
+const LESSON_BUDGET_GZIP = 404 * 1024;
 // The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
 const SERVED_LESSON = `${DIST}site/index.html`;
@@ -42,7 +45,7 @@ const ANALYTIC_WASM = `${ROOT}www/pkg/analytic_bg.wasm`;
 const ANALYTIC_BUDGET_GZIP = 150 * 1024;
 const SERVED_LESSON_BUDGET_GZIP = 44 * 1024;
 const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
-const WASM_BUDGET_GZIP = 276 * 1024;
+const WASM_BUDGET_GZIP = 277 * 1024;
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";

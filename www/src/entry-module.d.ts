@@ -121,6 +121,76 @@ export interface TransformerBlockLibrary {
   [fn: string]: unknown;
 }
 
+/**
+ * The keys of the English catalog (www/src/locales/en.js), the texts a widget shows; a unit test
+ * keeps this list equal to the catalog's.
+ */
+export type CatalogKey =
+  | 'base.libraryFailed'
+  | 'base.libraryFailedPrerendered'
+  | 'base.legend'
+  | 'attr.notWhole'
+  | 'attr.tooLarge'
+  | 'attr.usingDefault'
+  | 'attr.using'
+  | 'attr.notNumber'
+  | 'parse.empty'
+  | 'parse.notNumber'
+  | 'positions.none'
+  | 'positions.separator'
+  | 'positions.query'
+  | 'masks.title'
+  | 'masks.tokens'
+  | 'masks.slider'
+  | 'masks.position'
+  | 'masks.option'
+  | 'masks.typeWhole'
+  | 'masks.encoderBlock'
+  | 'masks.decoderBlock'
+  | 'masks.flagOff'
+  | 'masks.flagOn'
+  | 'masks.encoder'
+  | 'masks.decoder'
+  | 'masks.pairs'
+  | 'masks.changed'
+  | 'masks.unchanged'
+  | 'masks.figure'
+  | 'masks.sentence'
+  | 'masks.legendAllowed'
+  | 'masks.legendChanged'
+  | 'cost.title'
+  | 'cost.preset'
+  | 'cost.realRuns'
+  | 'cost.params'
+  | 'cost.paramsHint'
+  | 'cost.tokensPerIteration'
+  | 'cost.tokensPerIterationHint'
+  | 'cost.iterations'
+  | 'cost.iterationsHint'
+  | 'cost.peak'
+  | 'cost.peakHint'
+  | 'cost.utilisation'
+  | 'cost.utilisationHint'
+  | 'cost.using'
+  | 'cost.usingNanogpt'
+  | 'cost.tokens'
+  | 'cost.flops'
+  | 'cost.time';
+
+/** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */
+export type CatalogText = string | { other: string; zero?: string; one?: string; two?: string; few?: string; many?: string };
+
+/**
+ * Add a language the widgets speak (a BCP 47 tag such as "de" or "pt-BR"), or override texts of one
+ * they speak already ("fr", "zh-CN", "en"). A key the catalog lacks falls back to English. Widgets
+ * speak the `lang` of their nearest ancestor; those on the page render again. Throws a TypeError
+ * naming a bad tag or a key that is not in the English catalog.
+ */
+export declare function addLanguage(tag: string, catalog: Partial<Record<CatalogKey, CatalogText>>): void;
+
+/** The languages the widgets speak: English, French, Simplified Chinese, and any added. */
+export declare function languages(): string[];
+
 /** Resolves when the wasm is instantiated (rejects, with a message, when it cannot be). */
 export declare const wasm: Promise<TransformerBlockLibrary>;
 

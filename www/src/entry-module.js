@@ -2,7 +2,7 @@
 // defines every <tb-…> element (./elements/index.js). The classes are exported, read back from the
 // registry (so the element files need not export them), for `instanceof` and subclassing; `wasm` is
 // the promise of the one shared WebAssembly instance (the facade), for a page that wants the numbers
-// without a widget; `allRendered()` resolves once every widget on the page shows its content. Types: entry-module.d.ts beside this file. `make dist` fails when an element
+// without a widget; `addLanguage(tag, catalog)` adds or overrides a language the widgets speak; `allRendered()` resolves once every widget on the page shows its content. Types: entry-module.d.ts beside this file. `make dist` fails when an element
 // defined under ./elements/ is missing here.
 
 import './elements/index.js';
@@ -27,3 +27,4 @@ export const TbStream = defined('tb-stream');
 export const TbNormRace = defined('tb-norm-race');
 export const TbDepthLatency = defined('tb-depth-latency');
 export { wasm, wasmModule } from './wasm.js';
+export { addLanguage, languages } from './i18n.js';

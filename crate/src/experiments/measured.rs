@@ -78,15 +78,13 @@ fn parse(text: &str, command: &str) -> Result<Value> {
             problem: format!("it is what `tblock {other}` prints; this widget shows what `tblock {command}` prints"),
         });
     }
-    for key in ["by", "model", "family", "dtype", "text"] {
-        if !m[key].is_string() {
-            return Err(refuse(command, format!("its measured.{key} is not a text")));
-        }
-    }
-    for key in ["parameters", "context", "windows", "tokens"] {
-        if !m[key].is_u64() {
-            return Err(refuse(command, format!("its measured.{key} is not a whole number")));
-        }
+    let texts = ["by", "model", "family", "dtype", "text"].iter().all(|k| m[*k].is_string());
+    let counts = ["parameters", "context", "windows", "tokens"].iter().all(|k| m[*k].is_u64());
+    if !(texts && counts) {
+        return Err(refuse(
+            command,
+            "its \"measured\" object lacks one of by, model, family, dtype, text (texts) or parameters, context, windows, tokens (whole numbers)",
+        ));
     }
     Ok(value)
 }
@@ -183,7 +181,7 @@ mod tests {
             r#"{{"intact": 3.6, "uniform": 10.8, "tokens": 2048, "blocks": [{{"block": 0, "removed": "9", "overwritten": 1}}], {MEASURED}}}"#
         );
         assert!(no(&nan).contains("block 0's removed is not a finite number"), "{}", no(&nan));
-        assert!(no(r#"{"measured": {"by": 1}}"#).contains("its measured.by is not a text"));
+        assert!(no(r#"{"measured": {"by": 1}}"#).contains("its \"measured\" object lacks one of by, model"));
         assert!(no(&" ".repeat(RESULTS_LIMIT + 1)).contains("over the 262144 allowed"));
     }
 }

@@ -271,23 +271,22 @@ impl TrainingRun {
     }
 }
 
-/// Check a results file of `tblock ablate` on a checkpoint (its text): `{ intact, uniform, tokens,
-/// blocks: [{ block, removed, overwritten }], measured: { by, model, family, parameters, dtype,
-/// text, context, windows, tokens } }`; else an error saying what a results file should be. (The
-/// page then reads the checked text as it is, with JSON.parse: returning it from here would carry
-/// a second JSON serialiser in the wasm.)
+/// Check a results file that `tblock ablate` or `tblock stream` (`command`: "ablate" or "stream")
+/// printed for a checkpoint (its text): ablate's `{ intact, uniform, tokens, blocks: [{ block,
+/// removed, overwritten }], measured }`, stream's `{ embedding_norm, positions, blocks: [{ block,
+/// stream_norm, attention_norm, attention_fraction, feed_forward_norm, feed_forward_fraction,
+/// cosine_in_out }], measured }`, measured `{ by, model, family, parameters, dtype, text, context,
+/// windows, tokens }`; else an error saying what the file should be. (The page then reads the
+/// checked text as it is, with JSON.parse: returning it from here would carry a second JSON
+/// serialiser in the wasm.)
 #[wasm_bindgen]
-pub fn check_ablation_results(text: &str) -> Result<(), JsError> {
-    crate::experiments::measured::read_ablation(text)?;
-    Ok(())
-}
-
-/// Check a results file of `tblock stream` on a checkpoint: `{ embedding_norm, positions, blocks:
-/// [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
-/// feed_forward_fraction, cosine_in_out }], measured }`.
-#[wasm_bindgen]
-pub fn check_stream_results(text: &str) -> Result<(), JsError> {
-    crate::experiments::measured::read_stream(text)?;
+pub fn check_results(text: &str, command: &str) -> Result<(), JsError> {
+    use crate::experiments::measured::{read_ablation, read_stream};
+    if command == "ablate" {
+        read_ablation(text)?;
+    } else {
+        read_stream(text)?;
+    }
     Ok(())
 }
 

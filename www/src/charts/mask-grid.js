@@ -11,6 +11,8 @@
  *   changedKey }], rowLabels: [{ query, x, y, text }], colLabels: [{ key, x, y, text }],
  *   markers: [{ query, cx, cy, r, changed }] }. Labels count from 1, as the lesson does.
  */
+import { translator } from '../i18n.js';
+
 export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, changed = null, changedKey = null } = {}) {
   const n = allowed.length;
   if (allowed.some((row) => !Array.isArray(row) || row.length !== n)) {
@@ -76,9 +78,12 @@ export function cellPaths(cells, r = 2) {
   return paths;
 }
 
-/** Positions listed for a sentence: [0, 1, 2, 4] -> "1–3, 5" (counting from 1); [] -> "none". */
-export function positionList(indices) {
-  if (indices.length === 0) return 'none';
+/**
+ * Positions listed for a sentence: [0, 1, 2, 4] -> "1–3, 5" (counting from 1); [] -> "none"; in the
+ * language of `t` (i18n.js; English by default).
+ */
+export function positionList(indices, t = translator('en')) {
+  if (indices.length === 0) return t('positions.none');
   const sorted = [...indices].sort((a, b) => a - b);
   const parts = [];
   let start = sorted[0];
@@ -88,17 +93,17 @@ export function positionList(indices) {
       prev = i;
       continue;
     }
-    parts.push(start === prev ? String(start + 1) : prev === start + 1 ? `${start + 1}, ${prev + 1}` : `${start + 1}–${prev + 1}`);
+    parts.push(start === prev ? String(start + 1) : prev === start + 1 ? `${start + 1}${t('positions.separator')}${prev + 1}` : `${start + 1}–${prev + 1}`);
     start = i;
     prev = i;
   }
-  return parts.join(', ');
+  return parts.join(t('positions.separator'));
 }
 
 /** For each query, the keys it may use, as text: "query 2: keys 1, 2". */
-export function describeRows(allowed) {
+export function describeRows(allowed, t = translator('en')) {
   return allowed.map((row, query) => {
     const keys = row.flatMap((ok, key) => (ok ? [key] : []));
-    return `query ${query + 1}: ${keys.length === 1 ? 'key' : 'keys'} ${positionList(keys)}`;
+    return t('positions.query', { count: keys.length, query: query + 1, keys: positionList(keys, t) });
   });
 }

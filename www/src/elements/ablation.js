@@ -100,7 +100,7 @@ export class TbAblation extends TbElement {
       details,
       where,
       comparisonFigure(this, {
-        read: (text) => (lib.check_ablation_results(text), JSON.parse(text)),
+        read: (text) => (lib.check_results(text, 'ablate'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.ablation },
         what: 'the loss with each block removed or overwriting',

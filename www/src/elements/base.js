@@ -25,6 +25,7 @@
 import { fullLibrary, wasm } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
+import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
 
 let ids = 0;
 
@@ -108,6 +109,31 @@ const firstRenders = (() => {
   };
 })();
 
+/**
+ * The rendered elements, so a change of language reaches them: a `lang` attribute changed anywhere in
+ * the document (one MutationObserver for the page) re-renders each element whose language it
+ * changes; a language added or changed (addLanguage) re-renders them all.
+ */
+const speaking = (() => {
+  const live = new Set();
+  let observer = null;
+  const relocalise = () => {
+    for (const el of live) if (el.locale !== resolveLocale(langOf(el))) el.update();
+  };
+  return {
+    add(el) {
+      live.add(el);
+      if (observer || typeof MutationObserver !== 'function') return;
+      observer = new MutationObserver(relocalise);
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+      onLanguagesChanged(() => live.forEach((e) => e.update()));
+    },
+    delete(el) {
+      live.delete(el);
+    },
+  };
+})();
+
 export class TbElement extends HTMLElement {
   static styles = [];
 
@@ -122,6 +148,13 @@ export class TbElement extends HTMLElement {
    * measurements in the page's worker), so a script or a test can wait for it to settle.
    */
   busy = false;
+  /**
+   * The language the element speaks (i18n.js: its nearest `lang`, resolved to a catalog) and `t`, its
+   * texts in it; set before each render. Formatters take `this.locale` as their last argument.
+   */
+  locale = 'en';
+  t = translator('en');
+
   /** A promise of the time (performance.now()) the element first showed its content or message. */
   rendered = new Promise((resolve) => {
     this.#ready = resolve;
@@ -179,6 +212,7 @@ export class TbElement extends HTMLElement {
       if (this.isConnected || this.#released) return;
       this.#released = true;
       for (const part of this.#held) part.release?.();
+      speaking.delete(this);
       this.release();
     });
   }
@@ -233,16 +267,18 @@ export class TbElement extends HTMLElement {
     queueMicrotask(async () => {
       this.#scheduled = false;
       if (!this.isConnected) return;
+      this.locale = resolveLocale(langOf(this));
+      this.t = translator(this.locale);
+      speaking.add(this);
       let lib;
       try {
+        // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
+        // cannot be fetched leaves English, which is always here.
+        await loadLanguage(this.locale).catch(() => {});
         lib = await (this.needsModel() ? fullLibrary() : wasm);
       } catch (err) {
         // A prerendered widget keeps its figures and says what is missing above them.
-        const message = messageElement(
-          this.prerendered
-            ? `This widget shows the figures it was built with; it could not load its model library, so it cannot change them: ${err.message}`
-            : `This widget could not load its model library: ${err.message}`,
-        );
+        const message = messageElement(this.t(this.prerendered ? 'base.libraryFailedPrerendered' : 'base.libraryFailed', { error: err.message }));
         if (this.prerendered) {
           this.shadowRoot.querySelector(':scope > .error[data-message]')?.remove();
           this.shadowRoot.prepend(message);
@@ -315,12 +351,12 @@ export class TbElement extends HTMLElement {
    * whole number (noted with warn). Whether the number is in range is the library's call.
    */
   wholeAttr(name, fallback) {
-    return this.#noted(parseWhole(name, this.getAttribute(name), fallback));
+    return this.#noted(parseWhole(name, this.getAttribute(name), fallback, this.t));
   }
 
   /** The attribute as a list of numbers ("3, 1, 4"): `fallback` when absent, blank or bad (noted). */
   listAttr(name, fallback) {
-    return this.#noted(parseNumberList(name, this.getAttribute(name), fallback));
+    return this.#noted(parseNumberList(name, this.getAttribute(name), fallback, this.t));
   }
 
   #noted({ value, error }) {
@@ -398,10 +434,10 @@ export async function allRendered(root = document) {
  * A chart's legend: `[[swatchClass, text], …]`, one item each (a swatch of that class, then the
  * text); a null class gives a line of text alone.
  */
-export function chartLegend(entries) {
+export function chartLegend(entries, t = translator('en')) {
   return h(
     'ul',
-    { class: 'legend', 'aria-label': 'Legend' },
+    { class: 'legend', 'aria-label': t('base.legend') },
     entries.map(([swatch, text]) => h('li', {}, swatch ? h('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }) : null, text)),
   );
 }

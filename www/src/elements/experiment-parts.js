@@ -186,7 +186,7 @@ export function reportedFigure(source, items) {
 
 /**
  * What a widget shows for comparison: an author's figures measured with tblock (results-src), read
- * and checked by the library (`read(text)`: check_ablation_results or check_stream_results, then parsed), or
+ * and checked by the library (`read(text)`: check_results, then parsed), or
  * else the lesson's quoted GPT-2 figures (`quoted`: { source, items }). `rows(results)` gives the
  * measured figures as table rows [label, ...cells] under `columns`; `what` names the table. A results file that cannot be
  * fetched or read leaves the quoted figures, with a message saying why; while it is fetched, a line

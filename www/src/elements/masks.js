@@ -10,6 +10,7 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { cellPaths, describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
+import { translator } from '../i18n.js';
 
 const DEFAULT_TOKENS = 5;
 
@@ -42,7 +43,7 @@ export const masksSheet = sheet(MASKS_CSS);
  * `n` tokens, `position` counted from 0 (null: the last token), `ids` the token ids the wasm uses
  * (for the option labels; from example_defaults().masks.ids).
  */
-export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
+export function masksView({ uid, lib, n, position = null, seed, ids = [], t = translator('en') }) {
   let tokens = n;
   // The position the reader chose (null: the last token, whatever the count). Fewer tokens show the
   // last one they have, and the choice comes back with the count.
@@ -50,16 +51,16 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
   const shownPosition = (count) => Math.max(0, Math.min(chosen ?? count - 1, count - 1));
 
   const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
-  const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': 'Number of tokens (slider)' });
+  const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': t('masks.slider') });
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion();
-  const showResult = masksResultView();
+  const showResult = masksResultView(t);
 
   function fillPositions() {
     const pos = shownPosition(tokens);
     select.replaceChildren(
       ...Array.from({ length: tokens }, (_, i) =>
-        h('option', { value: String(i), selected: i === pos }, ids[i] === undefined ? `${i + 1}` : `${i + 1} (id ${ids[i]})`),
+        h('option', { value: String(i), selected: i === pos }, ids[i] === undefined ? `${i + 1}` : t('masks.option', { position: i + 1, id: ids[i] })),
       ),
     );
     select.value = String(pos);
@@ -67,7 +68,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
 
   /** Run both blocks for `count` tokens (the library checks the count) and show the result. */
   function show(count = tokens) {
-    if (!Number.isFinite(count)) return region.fail('Number of tokens: type a whole number');
+    if (!Number.isFinite(count)) return region.fail(t('masks.typeWhole'));
     region.show(
       () => lib.example_masks(count, shownPosition(count), seed),
       (result) => {
@@ -102,8 +103,8 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [] }) {
     h(
       'div',
       { class: 'controls' },
-      h('span', { class: 'control' }, h('label', { htmlFor: field.id }, 'Number of tokens'), field, slider),
-      h('span', { class: 'control' }, h('label', { htmlFor: select.id }, 'Change token at position'), select),
+      h('span', { class: 'control' }, h('label', { htmlFor: field.id }, t('masks.tokens')), field, slider),
+      h('span', { class: 'control' }, h('label', { htmlFor: select.id }, t('masks.position')), select),
     ),
     region.error,
     region.output,
@@ -121,8 +122,8 @@ function keepCount(parent, n, make) {
  * of tokens by one, so updating adds or removes a label and a marker and rewrites four paths and a
  * few texts, instead of drawing the whole figure again.
  */
-function maskPanel(key, title, flag) {
-  const name = key === 'encoder' ? 'Encoder' : 'Decoder';
+function maskPanel(key, title, flag, t) {
+  const name = t(key === 'encoder' ? 'masks.encoder' : 'masks.decoder');
   const cols = s('g', {});
   const rows = s('g', {});
   const cells = s('g', {});
@@ -142,11 +143,11 @@ function maskPanel(key, title, flag) {
     const layout = maskGridLayout(data.allowed, { cell: 28, gap: 3, gutter: 22, changed: data.changed, changedKey });
     const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
     const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
-    const captionText = `${name}: ${formatInteger(data.pairs)} of ${formatInteger(layout.total)} pairs allowed`;
+    const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
     svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
     svg.setAttribute('width', layout.width);
     svg.setAttribute('height', layout.height);
-    svg.setAttribute('aria-label', `${captionText}. ${describeRows(data.allowed).join('; ')}. Outputs changed: ${positionList(changed)}.`);
+    svg.setAttribute('aria-label', t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) }));
     keepCount(cols, layout.n, (i) => {
       const l = layout.colLabels[i];
       return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text);
@@ -162,8 +163,8 @@ function maskPanel(key, title, flag) {
     });
     layout.markers.forEach((m, i) => markers.children[i].setAttribute('class', `marker${m.changed ? ' changed' : ''}`));
     caption.textContent = captionText;
-    outputs.textContent = `Outputs changed: ${positionList(changed)}`;
-    same.textContent = unchanged.length ? `Unchanged: ${positionList(unchanged)}` : '';
+    outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
+    same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
     same.hidden = unchanged.length === 0;
   };
   return { figure, update };
@@ -173,10 +174,10 @@ function maskPanel(key, title, flag) {
  * The two panels and a sentence, made once; `update(r)` shows one result of example_masks in them
  * and returns their nodes.
  */
-function masksResultView() {
+function masksResultView(t) {
   const sentence = h('p', { class: 'result' });
-  const encoder = maskPanel('encoder', 'Encoder block', '(causal flag off)');
-  const decoder = maskPanel('decoder', 'Decoder block', '(causal flag on)');
+  const encoder = maskPanel('encoder', t('masks.encoderBlock'), t('masks.flagOff'), t);
+  const decoder = maskPanel('decoder', t('masks.decoderBlock'), t('masks.flagOn'), t);
   const nodes = [
     sentence,
     h('div', { class: 'panels' }, encoder.figure, decoder.figure),
@@ -184,13 +185,13 @@ function masksResultView() {
       'p',
       { class: 'legend muted' },
       h('span', { class: 'swatch allowed', 'aria-hidden': 'true' }),
-      ' allowed pair  ',
+      ` ${t('masks.legendAllowed')}  `,
       h('span', { class: 'swatch changed', 'aria-hidden': 'true' }),
-      ' output that changed (and the changed token\u2019s column)',
+      ` ${t('masks.legendChanged')}`,
     ),
   ];
   return (r) => {
-    sentence.textContent = `Token ${r.changed_position + 1} changes from id ${r.old_id} to id ${r.new_id}. Rows are queries, columns keys; the dot after each row shows whether that output moved.`;
+    sentence.textContent = t('masks.sentence', { position: r.changed_position + 1, old: r.old_id, new: r.new_id });
     encoder.update(r.encoder, r.changed_position);
     decoder.update(r.decoder, r.changed_position);
     return nodes;
@@ -211,8 +212,8 @@ class TbMasks extends TbElement {
     const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
     if (!ok) n = DEFAULT_TOKENS;
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Encoder and decoder attention'),
-      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids }),
+      h('h3', {}, this.t('masks.title')),
+      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids, t: this.t }),
     );
   }
 }

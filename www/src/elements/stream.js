@@ -83,7 +83,7 @@ export class TbStream extends TbElement {
       note,
       where,
       comparisonFigure(this, {
-        read: (text) => (lib.check_stream_results(text), JSON.parse(text)),
+        read: (text) => (lib.check_results(text, 'stream'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.stream },
         what: 'the stream around each block',

@@ -22,12 +22,13 @@ const CSS = `
 .note { font-size: 0.92rem; }
 `;
 
+// Each field's label is the catalog's cost.<key>, its hint cost.<key>Hint.
 const FIELDS = [
-  { key: 'params', attr: 'params', label: 'N, parameters', hint: 'the ones that take part in a matrix product' },
-  { key: 'tokensPerIteration', attr: 'tokens-per-iteration', label: 'Tokens per iteration', hint: 'batch × sequence length × gradient steps' },
-  { key: 'iterations', attr: 'iterations', label: 'Iterations', hint: 'D = tokens per iteration × iterations' },
-  { key: 'peakTflops', attr: 'peak-tflops', label: 'Peak, TFLOP/s', hint: 'an A100 in bf16: 312' },
-  { key: 'utilisation', attr: 'utilisation', label: 'Utilisation (fraction of peak)', hint: 'above 0, at most 1' },
+  { key: 'params', attr: 'params' },
+  { key: 'tokensPerIteration', attr: 'tokens-per-iteration' },
+  { key: 'iterations', attr: 'iterations' },
+  { key: 'peak', attr: 'peak-tflops' },
+  { key: 'utilisation', attr: 'utilisation' },
 ];
 
 export class TbTrainingCost extends TbElement {
@@ -44,15 +45,16 @@ export class TbTrainingCost extends TbElement {
       params: d.params,
       tokensPerIteration: d.tokens_per_iteration,
       iterations: d.iterations,
-      peakTflops: d.peak / TERA,
+      peak: d.peak / TERA,
       utilisation: d.utilisation,
     };
+    const { t, locale } = this;
     const shown = {
-      params: formatInteger(defaults.params),
-      tokensPerIteration: formatInteger(defaults.tokensPerIteration),
-      iterations: formatInteger(defaults.iterations),
-      peakTflops: formatDecimal(defaults.peakTflops, 3),
-      utilisation: formatDecimal(defaults.utilisation, 3),
+      params: formatInteger(defaults.params, locale),
+      tokensPerIteration: formatInteger(defaults.tokensPerIteration, locale),
+      iterations: formatInteger(defaults.iterations, locale),
+      peak: formatDecimal(defaults.peak, 3, locale),
+      utilisation: formatDecimal(defaults.utilisation, 3, locale),
     };
 
     // Attributes, checked one at a time: a bad one is named and its default kept.
@@ -63,9 +65,9 @@ export class TbTrainingCost extends TbElement {
         start[f.key] = shown[f.key];
         continue;
       }
-      const parsed = parseReaderNumber(f.attr, text);
+      const parsed = parseReaderNumber(f.attr, text, t);
       if (parsed.error) {
-        this.warn(`${parsed.error}; using ${shown[f.key]}`);
+        this.warn(t('cost.using', { problem: parsed.error, value: shown[f.key] }));
         start[f.key] = shown[f.key];
       } else {
         start[f.key] = text;
@@ -87,7 +89,7 @@ export class TbTrainingCost extends TbElement {
       });
       input.addEventListener('input', () => this.#recompute());
       inputs[f.key] = input;
-      return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), input, h('span', { class: 'hint', id: hintId }, f.hint));
+      return h('div', { class: 'field' }, h('label', { htmlFor: id }, t(`cost.${f.key}`)), input, h('span', { class: 'hint', id: hintId }, t(`cost.${f.key}Hint`)));
     });
 
     // A problem with what the reader typed hides the result until the input is good again.
@@ -95,22 +97,18 @@ export class TbTrainingCost extends TbElement {
     this.#parts = { inputs, region };
 
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'What a training run costs: 6·N·D'),
-      h(
-        'p',
-        { class: 'note muted' },
-        "Preset to nanoGPT's run of GPT-2 small (config/train_gpt2.py). Each token costs about 6N FLOPs to train: 2N forward and twice that backward.",
-      ),
+      h('h3', {}, t('cost.title')),
+      h('p', { class: 'note muted' }, t('cost.preset')),
       h('div', { class: 'fields' }, fields),
       region.error,
       region.output,
-      h('p', { class: 'note muted' }, 'Real runs reach only part of the peak: lower the utilisation to see the time stretch.'),
+      h('p', { class: 'note muted' }, t('cost.realRuns')),
     );
 
     // Attribute values that are numbers but out of range (utilisation 2, say): the library's
     // message above the widget, and nanoGPT's run instead.
     if (!this.#recompute()) {
-      this.warn(`${region.error.textContent}; using nanoGPT's run instead`);
+      this.warn(t('cost.usingNanogpt', { problem: region.error.textContent }));
       for (const f of FIELDS) inputs[f.key].value = shown[f.key];
       this.#recompute();
     }
@@ -121,7 +119,7 @@ export class TbTrainingCost extends TbElement {
     const { inputs } = this.#parts;
     const values = {};
     for (const f of FIELDS) {
-      const parsed = parseReaderNumber(f.label, inputs[f.key].value);
+      const parsed = parseReaderNumber(this.t(`cost.${f.key}`), inputs[f.key].value, this.t);
       if (parsed.error) return { error: parsed.error };
       values[f.key] = parsed.value;
     }
@@ -134,18 +132,21 @@ export class TbTrainingCost extends TbElement {
     const read = this.#read();
     if (read.error) return region.fail(read.error);
     const v = read.values;
+    const { t, locale } = this;
     return region.show(
       // The library multiplies out D and checks that the counts are whole; the peak is converted to FLOP/s here.
-      () => this.#lib.training_run_per_iteration(v.params, v.tokensPerIteration, v.iterations, v.peakTflops * TERA, v.utilisation),
+      () => this.#lib.training_run_per_iteration(v.params, v.tokensPerIteration, v.iterations, v.peak * TERA, v.utilisation),
       (run) => [
-        h('p', { class: 'tokens' }, 'D = ', h('strong', {}, formatScientific(run.tokens, 3)), ' tokens'),
-        h('p', { class: 'flops' }, '6·N·D = ', h('strong', {}, formatScientific(run.flops, 2)), ' FLOPs'),
+        h('p', { class: 'tokens' }, t.parts('cost.tokens', { tokens: h('strong', {}, formatScientific(run.tokens, 3, locale)) })),
+        h('p', { class: 'flops' }, t.parts('cost.flops', { flops: h('strong', {}, formatScientific(run.flops, 2, locale)) })),
         h(
           'p',
           { class: 'time' },
-          'About ',
-          h('strong', {}, formatHours(run.hours)),
-          ` of one accelerator at ${formatDecimal(run.peak_flops_per_second / TERA, 3)} TFLOP/s and utilisation ${formatDecimal(run.utilisation, 3)}.`,
+          t.parts('cost.time', {
+            time: h('strong', {}, formatHours(run.hours, locale)),
+            peak: formatDecimal(run.peak_flops_per_second / TERA, 3, locale),
+            utilisation: formatDecimal(run.utilisation, 3, locale),
+          }),
         ),
       ],
     );

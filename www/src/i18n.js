@@ -1,0 +1,134 @@
+// The widgets' languages. Every string a widget shows comes from a catalog (locales/en.js, fr.js,
+// zh-CN.js: one object of key -> text each), worded for the reader's language; numbers go through
+// Intl in the same locale (format.js). A widget speaks the `lang` of its nearest ancestor, as HTML
+// does (crossing shadow roots), and English for a language there is no catalog of; a key a catalog
+// lacks falls back to English's.
+//
+//   const locale = resolveLocale(langOf(element))   // 'en', 'fr', 'zh-CN' or an author's language
+//   const t = translator(locale)
+//   t('masks.title')                                 // "Encoder and decoder attention"
+//   t('masks.pairs', { name, pairs: '15', total: '25' })
+//   t('masks.tokens', { count: 3 })                  // a plural entry { one, other }: Intl.PluralRules
+//   t.parts('cost.time', { time: h('strong', {}, '195 hours') })   // strings and nodes, for h()
+//   t.list(['1', '2', '3'])                          // Intl.ListFormat: "1, 2, and 3"
+//
+// An author adds a language, or overrides some of a language's texts, with addLanguage(tag,
+// catalog) (exported by the npm module); the widgets on the page render again in it.
+
+import en from './locales/en.js';
+import { intlLocale } from './format.js';
+
+const catalogs = new Map([['en', en]]);
+
+/** The catalogs shipped besides English, fetched when a widget first speaks them. */
+const SHIPPED = {
+  fr: () => import('./locales/fr.js'),
+  'zh-CN': () => import('./locales/zh-CN.js'),
+};
+const loading = new Map(); // locale -> promise of its catalog being in `catalogs`
+
+/** Make sure `locale`'s catalog is here (a shipped one is imported once); resolves when it is. */
+export function loadLanguage(locale) {
+  if (catalogs.has(locale) && !SHIPPED[locale]) return Promise.resolve();
+  if (!SHIPPED[locale]) return Promise.resolve();
+  if (!loading.has(locale)) {
+    loading.set(
+      locale,
+      SHIPPED[locale]().then((module) => {
+        // An author's overrides (addLanguage before the catalog arrived) stay on top of it.
+        catalogs.set(locale, { ...module.default, ...(catalogs.get(locale) ?? {}) });
+      }),
+    );
+  }
+  return loading.get(locale);
+}
+
+const listeners = new Set();
+
+/** The languages there is a catalog of (shipped, or added by the page), English first. */
+export function languages() {
+  return [...new Set(['en', ...Object.keys(SHIPPED), ...catalogs.keys()])];
+}
+
+/**
+ * Add a language (a BCP 47 tag: "de", "pt-BR") or override texts of one: `catalog` maps keys of the
+ * English catalog to texts. What it lacks falls back to English. Widgets on the page render again.
+ */
+export function addLanguage(tag, catalog) {
+  if (typeof tag !== 'string' || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/i.test(tag)) {
+    throw new TypeError(`addLanguage: "${String(tag).slice(0, 40)}" is not a language tag: give one like "de" or "pt-BR"`);
+  }
+  if (!catalog || typeof catalog !== 'object') throw new TypeError('addLanguage: the catalog is an object of key -> text');
+  const unknown = Object.keys(catalog).filter((k) => !(k in en));
+  if (unknown.length) throw new TypeError(`addLanguage: ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''} are not keys of the English catalog`);
+  const key = languages().find((l) => l.toLowerCase() === tag.toLowerCase()) ?? tag;
+  catalogs.set(key, { ...(catalogs.get(key) ?? {}), ...catalog });
+  for (const fn of listeners) fn();
+}
+
+/** Run `fn` whenever a language is added or changed; returns a function that stops it. */
+export function onLanguagesChanged(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The `lang` in force at `node`: its own, or its nearest ancestor's, across shadow roots ('' if none). */
+export function langOf(node) {
+  for (let n = node; n; n = n.parentNode ?? n.host) {
+    if (n.nodeType === 1 && n.hasAttribute('lang')) return n.getAttribute('lang').trim();
+  }
+  return '';
+}
+
+const CHINESE_SIMPLIFIED = /^zh(-hans)?(-(cn|sg|my))?$/i;
+
+/** The catalog for a `lang` value: the tag itself, its language ("fr-CA" -> fr), Simplified Chinese for zh, zh-Hans and zh-SG; else English. */
+export function resolveLocale(tag) {
+  const t = String(tag ?? '').trim();
+  if (!t) return 'en';
+  const all = languages();
+  const exact = all.find((l) => l.toLowerCase() === t.toLowerCase());
+  if (exact) return exact;
+  if (CHINESE_SIMPLIFIED.test(t)) return 'zh-CN';
+  const language = t.split('-')[0].toLowerCase();
+  return all.find((l) => l.toLowerCase() === language) ?? 'en';
+}
+
+/** The text of `key` in `locale`'s catalog, else English's; undefined if neither has it. */
+function entryOf(locale, key) {
+  return catalogs.get(locale)?.[key] ?? en[key];
+}
+
+const translators = new Map(); // locale -> t (its texts are looked up at each call, so it outlives addLanguage)
+
+/** `t(key, values)` for `locale`, with `t.parts` and `t.list` (see the top of this file). */
+export function translator(locale = 'en') {
+  if (!translators.has(locale)) translators.set(locale, makeTranslator(locale));
+  return translators.get(locale);
+}
+
+function makeTranslator(locale) {
+  const intl = intlLocale(locale);
+  const plural = new Intl.PluralRules(intl);
+  const number = new Intl.NumberFormat(intl);
+  const text = (key, values) => {
+    let entry = entryOf(locale, key);
+    if (entry === undefined) throw new Error(`no text for "${key}" in the English catalog`);
+    if (typeof entry === 'object') entry = entry[plural.select(Number(values.count))] ?? entry.other;
+    return entry;
+  };
+  const show = (v) => (typeof v === 'number' ? number.format(v) : v);
+  const t = (key, values = {}) => text(key, values).replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(show(values[name])) : m));
+  t.parts = (key, values = {}) =>
+    text(key, values)
+      .split(/(\{\w+\})/)
+      .filter((piece) => piece !== '')
+      .map((piece) => {
+        const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+        return name && name in values ? show(values[name]) : piece;
+      });
+  const lists = new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' });
+  t.list = (items) => lists.format(items.map(String));
+  t.locale = locale;
+  return t;
+}
