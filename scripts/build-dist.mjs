@@ -20,10 +20,10 @@
 // bundle could end an inline <script> early, or when the types no longer match the elements.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { BuildError, DIST, ELEMENTS, LESSON_FILE, PKG, ROOT, SRC, WWW, fail } from './dist/common.mjs';
+import { BuildError, DIST, EDITIONS, ELEMENTS, LESSON_FILE, PKG, ROOT, SRC, WWW, fail } from './dist/common.mjs';
 import { declaredTags, scanElements } from './dist/elements.mjs';
 import { inlineLessonPage, tokenize, URL_ATTRS, isData, isFragment, isWeb } from './dist/lesson-page.mjs';
 import { build, elementsEntry, inlineModules, moduleEntry, onlyLanguage } from './dist/bundle.mjs';
@@ -101,50 +101,12 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   writeFileSync(join(OUT, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
   writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
 
-  // 3. The offline lesson, with the catalog of its page's language only.
-  const pageLanguage = (html) => resolveLocale(/<html[^>]*\slang="([^"]*)"/i.exec(html)?.[1] ?? '');
-  const lesson = await inlineLessonPage(page, {
-    readLocal: (href) => {
-      const path = resolve(WWW, decodeURIComponent(href.split(/[?#]/)[0]));
-      if (!path.startsWith(WWW + sep)) fail(`stylesheet ${href} is outside www/`);
-      if (!existsSync(path)) fail(`stylesheet ${href} does not exist (${relative(ROOT, path)})`);
-      return readFileSync(path, 'utf8');
-    },
-    bundle: async (modules) => {
-      // One bundle for the widgets and the page's own scripts, so they share one wasm instance.
-      // Built as an ES module and wrapped in an async function: a classic script, and the page's
-      // scripts may use top-level await (which esbuild's IIFE output cannot carry).
-      const codes = [];
-      const imports = [`import './src/entry-embed.js';`];
-      if (!existsSync(join(ELEMENTS, 'index.js'))) {
-        imports[0] = [...new Set(elements.map((e) => e.file))].map((f) => `import './${relative(WWW, f).split(sep).join('/')}';`).join('\n');
-      }
-      for (const m of modules) {
-        if (m.path !== undefined) imports.push(`import ${JSON.stringify(`./${m.path.replace(/^\.\//, '')}`)};`);
-        else imports.push(`import 'page-inline:${codes.push(m.code) - 1}';`);
-      }
-      const result = await build({
-        stdin: { contents: imports.join('\n'), resolveDir: WWW, sourcefile: 'lesson (generated)' },
-        format: 'esm',
-        minify: true,
-        plugins: [inlineModules(codes), onlyLanguage(pageLanguage(page))],
-      });
-      return `(async()=>{\n${result.outputFiles[0].text}\n})();`;
-    },
-  });
-  const header = `<!-- transformer-block ${v}: the lesson as one file, for reading offline. Built by \`make dist\` from www/index.html. -->\n`;
-  const withHeader = lesson.replace(/^(\s*<!doctype[^>]*>\s*)?/i, (doctype) => `${doctype}${header}`);
-  writeFileSync(join(OUT, LESSON_FILE), withHeader);
-
-  // Belt and braces: the written file, tokenized again, names no other file.
-  for (const token of tokenize(withHeader)) {
-    if (token.kind !== 'start') continue;
-    for (const [attr, value] of token.attrs) {
-      const navigates = (token.name === 'a' || token.name === 'area') && attr === 'href';
-      if (URL_ATTRS.has(attr) && !isData(value) && !isFragment(value) && !(navigates && isWeb(value))) {
-        fail(`dist/${LESSON_FILE} still references "${value}" (<${token.name} ${attr}>)`);
-      }
-    }
+  // 3. The offline lessons, one an edition, each with the catalog of its page's language only.
+  for (const edition of EDITIONS) {
+    const path = join(WWW, edition.page);
+    if (edition.page !== 'index.html' && !existsSync(path)) continue;
+    const html = edition.page === 'index.html' ? page : readFileSync(path, 'utf8');
+    await offlineLesson(html, dirname(path), edition, { v, elements, out: OUT });
   }
 
   rmSync(DIST, { recursive: true, force: true });
@@ -154,10 +116,62 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
     ['www/pkg/transformer_block_bg.wasm', sizes(join(PKG, 'transformer_block_bg.wasm'))],
     ['dist/transformer-block.js', sizes(join(DIST, 'transformer-block.js'))],
     ['dist/npm/index.js', sizes(join(DIST, 'npm', 'index.js'))],
-    [`dist/${LESSON_FILE}`, sizes(join(DIST, LESSON_FILE))],
+    ...EDITIONS.filter((e) => existsSync(join(DIST, e.file))).map((e) => [`dist/${e.file}`, sizes(join(DIST, e.file))]),
   ];
   console.log(`build-dist: ${elements.length} elements (${elements.map((e) => e.tag).join(', ')})`);
   for (const [name, s] of rows) console.log(`  ${name.padEnd(42)} ${kb(s.raw).padStart(10)} raw ${kb(s.gzip).padStart(10)} gzip`);
+}
+
+/**
+ * One edition's offline lesson, from `page` (the text of www/<edition.page>, in `dir`): its
+ * stylesheets and scripts inlined, one bundle with the catalog of the page's language only, into
+ * `out`/edition.file; a file that still names another is refused.
+ */
+async function offlineLesson(page, dir, edition, { v, elements, out }) {
+  const pageLanguage = (html) => resolveLocale(/<html[^>]*\slang="([^"]*)"/i.exec(html)?.[1] ?? '');
+  const lesson = await inlineLessonPage(page, {
+    readLocal: (href) => {
+      const path = resolve(dir, decodeURIComponent(href.split(/[?#]/)[0]));
+      if (!path.startsWith(WWW + sep)) fail(`stylesheet ${href} is outside www/`);
+      if (!existsSync(path)) fail(`stylesheet ${href} does not exist (${relative(ROOT, path)})`);
+      return readFileSync(path, 'utf8');
+    },
+    bundle: async (modules) => {
+      // One bundle for the widgets and the page's own scripts, so they share one wasm instance.
+      // Built as an ES module and wrapped in an async function: a classic script, and the page's
+      // scripts may use top-level await (which esbuild's IIFE output cannot carry).
+      const codes = [];
+      const imports = [`import ${JSON.stringify(`./${relative(dir, join(SRC, 'entry-embed.js')).split(sep).join('/')}`)};`];
+      if (!existsSync(join(ELEMENTS, 'index.js'))) {
+        imports[0] = [...new Set(elements.map((e) => e.file))].map((f) => `import './${relative(dir, f).split(sep).join('/')}';`).join('\n');
+      }
+      for (const m of modules) {
+        if (m.path !== undefined) imports.push(`import ${JSON.stringify(`./${m.path.replace(/^\.\//, '')}`)};`);
+        else imports.push(`import 'page-inline:${codes.push(m.code) - 1}';`);
+      }
+      const result = await build({
+        stdin: { contents: imports.join('\n'), resolveDir: dir, sourcefile: 'lesson (generated)' },
+        format: 'esm',
+        minify: true,
+        plugins: [inlineModules(codes), onlyLanguage(pageLanguage(page))],
+      });
+      return `(async()=>{\n${result.outputFiles[0].text}\n})();`;
+    },
+  });
+  const header = `<!-- transformer-block ${v}: the lesson as one file, for reading offline. Built by \`make dist\` from www/${edition.page}. -->\n`;
+  const withHeader = lesson.replace(/^(\s*<!doctype[^>]*>\s*)?/i, (doctype) => `${doctype}${header}`);
+  writeFileSync(join(out, edition.file), withHeader);
+
+  // Belt and braces: the written file, tokenized again, names no other file.
+  for (const token of tokenize(withHeader)) {
+    if (token.kind !== 'start') continue;
+    for (const [attr, value] of token.attrs) {
+      const navigates = (token.name === 'a' || token.name === 'area') && attr === 'href';
+      if (URL_ATTRS.has(attr) && !isData(value) && !isFragment(value) && !(navigates && isWeb(value))) {
+        fail(`dist/${edition.file} still references "${value}" (<${token.name} ${attr}>)`);
+      }
+    }
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

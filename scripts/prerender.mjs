@@ -32,17 +32,19 @@ import { launchChromium, ROOT, startServer } from './browser.mjs';
 import { pageMarkup, widgetMarkup } from '../www/src/prerender/serialize.js';
 import { insertTemplates, replaceRegions } from './prerender-insert.mjs';
 import { settled } from './prerender-settle.mjs';
-import { DIST, LESSON_FILE, WWW } from './dist/common.mjs';
+import { DIST, EDITIONS, WWW } from './dist/common.mjs';
 
 const SITE = join(DIST, 'site');
-const OFFLINE = join(DIST, LESSON_FILE);
 /** The tests' viewport (Playwright's default): the prerender draws what they and a desktop see. */
 const VIEWPORT = { width: 1280, height: 720 };
 
-/** The pages make serve serves, relative to www/: the lesson and the gallery (not the bench page). */
+/** The lesson's editions whose page exists. */
+const editions = () => EDITIONS.filter((e) => existsSync(join(WWW, e.page)));
+
+/** The pages make serve serves, relative to www/: the lesson's editions and the gallery (not the bench page). */
 function servedPages() {
   const gallery = readdirSync(join(WWW, 'gallery')).filter((f) => f.endsWith('.html'));
-  return ['index.html', ...gallery.map((f) => `gallery/${f}`)];
+  return [...editions().map((e) => e.page), ...gallery.map((f) => `gallery/${f}`)];
 }
 
 /**
@@ -100,7 +102,7 @@ function prerenderedPage(source, { widgets, regions, sheets }, stylesOf, name, o
 const withoutPreloads = (html) => html.replace(/[ \t]*<link rel="(?:modulepreload|preload)"[^>]*>\n?/g, '');
 
 /**
- * A digest of what a prerender reads: every file of www/ (bar the lesson's copy) and these scripts,
+ * A digest of what a prerender reads: every file of www/ (bar the lessons' copies) and these scripts,
  * by content (make wasm rewrites www/pkg/ with the same bytes).
  */
 function inputsDigest() {
@@ -110,7 +112,7 @@ function inputsDigest() {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (path !== join(WWW, LESSON_FILE)) add(path); // the offline lesson's copy (make dist): an output
+      else if (!EDITIONS.some((e) => path === join(WWW, e.file))) add(path); // the offline lessons' copies (make dist): outputs
     }
   };
   walk(WWW);
@@ -181,7 +183,8 @@ function writeSite(rendered) {
  * in the same order: tests/e2e/prerender.spec.js checks both against what they render) with their
  * stylesheets inside.
  */
-function writeOffline(lesson) {
+function writeOffline(lesson, file) {
+  const OFFLINE = join(DIST, file);
   const source = readFileSync(OFFLINE, 'utf8');
   // A widget in a sentence (tb-number) needs only its own sheet: one copy of the theme for each of
   // the lesson's 163 numbers would cost 11 KB of the file's gzip.
@@ -220,7 +223,7 @@ async function main(args) {
     if (args.length) throw new Error(`unknown argument ${args[0]}: use no argument, or --widget HTML`);
     const rendered = await renderedPages(openBrowser);
     writeSite(rendered);
-    writeOffline(rendered.get('index.html'));
+    for (const edition of editions()) writeOffline(rendered.get(edition.page), edition.file);
   } finally {
     await browser?.close();
   }

@@ -16,6 +16,16 @@ export const TARGET = ['es2022', 'chrome111', 'firefox113', 'safari16.4'];
 /** The name of the offline lesson; the served page links to it ("Download this lesson"). */
 export const LESSON_FILE = 'transformer-block-lesson.html';
 
+/**
+ * The lesson's editions: each page under www/ and the offline file make dist builds from it (in
+ * dist/, and copied into www/ beside the pages for their download links). The French one exists
+ * once www/fr/index.html does.
+ */
+export const EDITIONS = [
+  { page: 'index.html', file: LESSON_FILE },
+  { page: 'fr/index.html', file: 'transformer-block-lesson-fr.html' },
+];
+
 /** A build step's refusal: its message is the whole report (no stack). */
 export class BuildError extends Error {}
 export const fail = (message) => {

@@ -1,6 +1,6 @@
 // The widgets in the reader's language: a widget speaks the lang of its nearest ancestor (French,
 // Simplified Chinese; English for a language without a catalog), with numbers in that locale, and
-// speaks again when the lang changes. (So far: the shared messages, <tb-masks> and
+// speaks again when the lang changes. (So far: the shared messages, <tb-number>, <tb-masks> and
 // <tb-training-cost>; the other widgets are still English.)
 import { test, expect } from '@playwright/test';
 import { recordProblems } from './helpers.js';
@@ -15,17 +15,18 @@ async function open(p, lang, body) {
   const problems = recordProblems(p);
   await p.route('**/languages/test.html', (route) => route.fulfill({ contentType: 'text/html', body: page(lang, body) }));
   await p.goto('/languages/test.html');
-  await p.evaluate(() => Promise.all([...document.querySelectorAll('tb-masks, tb-training-cost')].map((el) => el.rendered)));
+  await p.evaluate(() => Promise.all([...document.querySelectorAll('tb-masks, tb-training-cost, tb-number')].map((el) => el.rendered)));
   return problems;
 }
 
 /** A number as Intl writes it in the page's own browser (its ICU decides the spaces). */
 const intl = (p, locale, x, options = {}) => p.evaluate(([l, v, o]) => new Intl.NumberFormat(l, o).format(v), [locale, x, options]);
 
-const WIDGETS = '<tb-masks tokens="3"></tb-masks><tb-training-cost></tb-training-cost>';
+const WIDGETS = '<p>GPT-2 small: <tb-number value="total_params"></tb-number></p><tb-masks tokens="3"></tb-masks><tb-training-cost></tb-training-cost>';
 
 test('in French: the texts, the numbers in French, and a number typed with a decimal comma', async ({ page: p }) => {
   const problems = await open(p, 'fr', WIDGETS);
+  await expect(p.locator('tb-number')).toHaveText(await intl(p, 'fr-FR', 124439808));
   const masks = p.locator('tb-masks');
   await expect(masks.locator('h3')).toHaveText('L\u2019attention d\u2019un encodeur et d\u2019un décodeur');
   await expect(masks.getByLabel('Nombre de tokens', { exact: true })).toHaveValue('3');

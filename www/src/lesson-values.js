@@ -161,21 +161,22 @@ export function runSource(lib, key, { model = 'gpt2-small', seqLen = 8, batch = 
   return lib[source.fn](...list);
 }
 
+// Each takes the value, the digits attribute, and the locale (format.js) the number is written in.
 const FORMATS = {
-  integer: (x) => formatInteger(x),
-  compact: (x) => formatCompact(x),
-  percent: (x) => formatPercent(x),
-  si: (x) => formatSI(x),
-  'si-k': (x) => formatSI(x, 'k'),
-  'si-M': (x) => formatSI(x, 'M'),
-  'si-G': (x) => formatSI(x, 'G'),
-  'si-T': (x) => formatSI(x, 'T'),
-  'si-P': (x) => formatSI(x, 'P'),
-  scientific: (x, digits) => formatScientific(x, digits ?? 3),
-  bytes: (x) => formatBytes(x),
-  decimal: (x, digits) => formatDecimal(x, digits ?? 3),
-  vector: (xs, digits) => formatVector(xs, digits ?? 3),
-  shape: (xs) => xs.map((n) => formatInteger(n)).join(' × '),
+  integer: (x, _, l) => formatInteger(x, l),
+  compact: (x, _, l) => formatCompact(x, l),
+  percent: (x, _, l) => formatPercent(x, l),
+  si: (x, _, l) => formatSI(x, undefined, l),
+  'si-k': (x, _, l) => formatSI(x, 'k', l),
+  'si-M': (x, _, l) => formatSI(x, 'M', l),
+  'si-G': (x, _, l) => formatSI(x, 'G', l),
+  'si-T': (x, _, l) => formatSI(x, 'T', l),
+  'si-P': (x, _, l) => formatSI(x, 'P', l),
+  scientific: (x, digits, l) => formatScientific(x, digits ?? 3, l),
+  bytes: (x, _, l) => formatBytes(x, l),
+  decimal: (x, digits, l) => formatDecimal(x, digits ?? 3, l),
+  vector: (xs, digits, l) => formatVector(xs, digits ?? 3, l),
+  shape: (xs, _, l) => xs.map((n) => formatInteger(n, l)).join(' × '),
   text: (x) => String(x),
 };
 
@@ -184,9 +185,9 @@ export const FORMAT_NAMES = Object.keys(FORMATS);
 /**
  * The value as text in `format` (blank: integer for whole numbers, decimal otherwise, text for
  * words): { text } or { error }. `digits`: decimal places (decimal, vector) or significant digits
- * (scientific).
+ * (scientific); `locale` the language it is written in (format.js; English by default).
  */
-export function formatValue(value, format, digits) {
+export function formatValue(value, format, digits, locale = 'en') {
   const name = String(format ?? '').trim();
   let f = name;
   if (f === '') {
@@ -200,7 +201,7 @@ export function formatValue(value, format, digits) {
     return { error: `not a ${wantsList ? 'list of numbers' : 'number'}: ${describe(value)}` };
   }
   try {
-    return { text: FORMATS[f](value, digits) };
+    return { text: FORMATS[f](value, digits, locale) };
   } catch (err) {
     return { error: `cannot show ${describe(value)} as ${f}: ${err.message}` };
   }
@@ -222,8 +223,9 @@ function withoutFallback(message) {
  * wrong). `attr(name)` gives an attribute's trimmed text or null; `run(key, inputs)` runs a source
  * (default: runSource on `lib`; the element passes one that caches). The element and the build's
  * prose extraction (scripts/extract-prose.mjs) both call this, so the corpus reads as the page does.
+ * `locale`: the language the number is written in (the element's; English by default).
  */
-export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource(lib, key, inputs)) {
+export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource(lib, key, inputs), locale = 'en') {
   const source = sourceKey(attr('source') ?? 'count');
   if (source.error) return source;
   const seqLen = parseWhole('seq-len', attr('seq-len'), 8);
@@ -242,5 +244,5 @@ export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource
   if (found.error) return found;
   const digits = parseWhole('digits', attr('digits'), undefined);
   if (digits.error) return { error: withoutFallback(digits.error) };
-  return formatValue(found.value, attr('format') ?? '', digits.value);
+  return formatValue(found.value, attr('format') ?? '', digits.value, locale);
 }

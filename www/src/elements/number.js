@@ -86,7 +86,7 @@ export class TbNumber extends TbElement {
       if (result.error) throw new Error(result.error);
       return result.value;
     };
-    const shown = numberFromAttributes(lib, (name) => this.attr(name, null), run);
+    const shown = numberFromAttributes(lib, (name) => this.attr(name, null), run, this.locale);
     return shown.error ? this.#show(null, shown.error) : this.#show(shown.text);
   }
 
