@@ -3,7 +3,10 @@
 // speaks again when the lang changes. (So far: the shared messages, <tb-number>, <tb-masks> and
 // <tb-training-cost>; the other widgets are still English.)
 import { test, expect } from '@playwright/test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordProblems } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const page = (lang, body) => `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>languages</title>
@@ -72,4 +75,22 @@ test('a French box inside an English page, and the page\u2019s lang changed whil
   await p.locator('#en').getByLabel('token 数量', { exact: true }).fill('4');
   await expect(p.locator('#en [data-side="decoder"] .caption')).toHaveText('解码器：16 对中允许 10 对');
   expect(problems).toEqual([]);
+});
+
+test('the French edition of the lesson, served and offline: French prose, French figures, and a link to the English one', async ({ page: p }) => {
+  for (const open of [() => p.goto('/fr/'), () => p.goto(pathToFileURL(`${ROOT}dist/transformer-block-lesson-fr.html`).href)]) {
+    const errors = [];
+    p.on('pageerror', (err) => errors.push(err.message));
+    await open();
+    await expect(p.locator('html')).toHaveAttribute('lang', 'fr');
+    await p.evaluate(() => Promise.all([...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-')).map((el) => el.rendered)));
+    const total = p.locator('tb-number[value="total_params"]').first();
+    await expect(total).toHaveText(/^\d{1,3}([\u202f\u00a0 ]\d{3})+$/);
+    await expect(p.locator('tb-masks').first().locator('h3')).toHaveText('L\u2019attention d\u2019un encodeur et d\u2019un décodeur');
+    expect(errors).toEqual([]);
+  }
+  await p.goto('/fr/');
+  await expect(p.getByRole('link', { name: 'Read in English' })).toHaveAttribute('href', '../');
+  await p.goto('/');
+  await expect(p.getByRole('link', { name: 'Lire en français' })).toHaveAttribute('href', 'fr/');
 });

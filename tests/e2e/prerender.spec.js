@@ -3,15 +3,18 @@
 // script equals what the elements render live (no hydration mismatch), is there without JavaScript,
 // does not move when the elements take over, and stays when the model library cannot load.
 import { test, expect } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { widgetMarkup } from '../../www/src/prerender/serialize.js';
 import { closingTag, widgetTags } from '../../scripts/prerender-insert.mjs';
 import { settled } from '../../scripts/prerender-settle.mjs';
+import { EDITIONS } from '../../scripts/dist/common.mjs';
 import { recordProblems, waitForWidgets } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PAGES = ['index.html', ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).map((f) => `gallery/${f}`)];
+// The lesson's editions (English, French), then the gallery.
+const EDITION_LIST = EDITIONS.filter((e) => existsSync(`${ROOT}www/${e.page}`));
+const PAGES = [...EDITION_LIST.map((e) => e.page), ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).map((f) => `gallery/${f}`)];
 const OFFLINE = `${ROOT}dist/transformer-block-lesson.html`;
 
 /** The markup of each widget's template in a prerendered file, its stylesheets left out, in order. */
@@ -46,17 +49,20 @@ for (const path of PAGES) {
   });
 }
 
-test('the offline lesson carries the served lesson\'s first render, which equals what its own elements render', async ({ page }) => {
-  test.setTimeout(60_000);
-  const served = prerenderedMarkup(readFileSync(`${ROOT}dist/site/index.html`, 'utf8'));
-  const offline = prerenderedMarkup(readFileSync(OFFLINE, 'utf8'));
-  expect(offline).toEqual(served);
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  await page.goto(pathToFileURL(OFFLINE).href);
-  expect(await settledMarkup(page)).toEqual(offline);
-  expect(errors).toEqual([]);
-});
+for (const edition of EDITION_LIST) {
+  test(`the offline ${edition.file} carries the served ${edition.page}'s first render, which equals what its own elements render`, async ({ page }) => {
+    test.setTimeout(60_000);
+    const file = `${ROOT}dist/${edition.file}`;
+    const served = prerenderedMarkup(readFileSync(`${ROOT}dist/site/${edition.page}`, 'utf8'));
+    const offline = prerenderedMarkup(readFileSync(file, 'utf8'));
+    expect(offline).toEqual(served);
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(pathToFileURL(file).href);
+    expect(await settledMarkup(page)).toEqual(offline);
+    expect(errors).toEqual([]);
+  });
+}
 
 /** Each widget's shadow text as the page shows it (its stylesheets left out), read without the page's scripts. */
 const shadowTexts = (page) =>
