@@ -9,7 +9,7 @@ import { openPage, waitForWidgets } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const AXE = readFileSync(`${ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
-const PAGES = ['/', ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).sort().map((f) => `/gallery/${f}`)];
+const PAGES = ['/', '/fr/', ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).sort().map((f) => `/gallery/${f}`)];
 
 test.use({ bypassCSP: true });
 

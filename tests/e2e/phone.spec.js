@@ -4,7 +4,7 @@
 // by a box that scrolls sideways, and the cost chart's T marker crossing a title.
 
 import { expect, test } from '@playwright/test';
-import { openPage, waitForWidgets } from './helpers.js';
+import { openPage, pageOverflow, waitForWidgets } from './helpers.js';
 
 const PHONE = { width: 360, height: 740 };
 const SMALLEST_TEXT = 11; // px
@@ -114,5 +114,15 @@ test('at 360 px the cost chart\u2019s T marker crosses no title or axis label, w
     });
     expect(crossings, `T = ${t}`).toEqual([]);
   }
+  expect(problems).toEqual([]);
+});
+
+test('the French lesson at 360 px: longer French words keep every widget on screen, nothing scrolling sideways', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize(PHONE);
+  const problems = await openPage(page, '/fr/');
+  await waitForWidgets(page);
+  expect(await page.evaluate(measureWidgets, { smallest: SMALLEST_TEXT })).toEqual([]);
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });

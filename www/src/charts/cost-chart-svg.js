@@ -6,10 +6,11 @@ import { s } from './svg.js';
 import { formatSI, formatInteger, formatPercent } from '../format.js';
 
 /**
- * Returns { svg, setCursor(cursor) }. `labels` = { flops, share, crossover } (titles and the mark's
- * text, written by the widget), `ariaLabel` summarises the curves for screen readers.
+ * Returns { svg, setCursor(cursor) }. `labels` = { flops, share, crossover, axis } (titles, the mark's
+ * text and the T axis' title, written by the widget in its language), `ariaLabel` summarises the
+ * curves for screen readers; `locale` (format.js) writes the ticks' numbers.
  */
-export function renderCostChart(layout, { labels, ariaLabel }) {
+export function renderCostChart(layout, { labels, ariaLabel, locale = 'en' }) {
   const { width, height, margin, xTicks, flops, share } = layout;
   const right = width - margin.right;
 
@@ -27,9 +28,9 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
       { class: 'axis x-axis' },
       s('line', { x1: margin.left, x2: right, y1: panel.bottom, y2: panel.bottom }),
       xTicks.map((t) =>
-        s('text', { x: t.x, y: panel.bottom + 15, 'text-anchor': 'middle' }, formatInteger(t.value)),
+        s('text', { x: t.x, y: panel.bottom + 15, 'text-anchor': 'middle' }, formatInteger(t.value, locale)),
       ),
-      s('text', { class: 'axis-title', x: right, y: panel.bottom + 30, 'text-anchor': 'end' }, 'T (tokens, log scale)'),
+      s('text', { class: 'axis-title', x: right, y: panel.bottom + 30, 'text-anchor': 'end' }, labels.axis ?? 'T (tokens, log scale)'),
     );
 
   const yAxis = (panel, format) =>
@@ -74,7 +75,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
     },
     s('text', { class: 'panel-title', x: 0, y: flops.top - 10 }, labels.flops),
     grid(flops),
-    yAxis(flops, (v) => formatSI(v)),
+    yAxis(flops, (v) => formatSI(v, undefined, locale)),
     xAxis(flops),
     s('path', { class: 'line line-parameter', d: flops.paths.parameter }),
     s('path', { class: 'line line-attention', d: flops.paths.attention }),
@@ -82,7 +83,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
 
     s('text', { class: 'panel-title', x: 0, y: share.top - 10 }, labels.share),
     grid(share),
-    yAxis(share, (v) => formatPercent(v)),
+    yAxis(share, (v) => formatPercent(v, locale)),
     xAxis(share),
     s('line', { class: 'half-line', x1: margin.left, x2: right, y1: share.half, y2: share.half }),
     s('path', { class: 'line line-share', d: share.path }),

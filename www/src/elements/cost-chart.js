@@ -93,31 +93,42 @@ export class TbCostChart extends TbElement {
     this.#seqLen = report.seq_len;
     const label = report.config.label;
     const context = this.#curve.context;
+    const { t, locale } = this;
 
     const control = seqLenControl({
       uid: this.uid,
-      label: 'Sequence length T',
+      label: t('costChart.seqLen'),
       min: 1,
       max: context,
       value: this.#seqLen,
       onChange: (t) => this.#moveTo(t),
     });
     const [slider, field] = control.querySelectorAll('input');
+    field.setAttribute('aria-label', t('costChart.seqLenField'));
 
     const cross = this.#curve.crossover_seq_len;
-    const crossText = formatDecimal(cross, 0);
-    const note = this.#curve.crossover_within_context
-      ? `Attention passes the linear layers of a block at T = ${crossText}, within the ${formatInteger(context)} tokens ${label} accepts.`
-      : `Attention would pass the linear layers at T = ${crossText}, past the ${formatInteger(context)} tokens ${label} accepts.`;
+    const crossText = formatDecimal(cross, 0, locale);
+    const note = t(this.#curve.crossover_within_context ? 'costChart.within' : 'costChart.past', {
+      crossover: crossText,
+      context: formatInteger(context, locale),
+      model: label,
+    });
 
     const first = this.#curve.points[0];
     const last = this.#curve.points[this.#curve.points.length - 1];
-    const ariaLabel =
-      `Chart for ${label}. Forward FLOPs per token: ${formatSI(first.total)} at T = ${formatInteger(first.seq_len)}, ` +
-      `${formatSI(last.total)} at T = ${formatInteger(last.seq_len)}; the parameter term stays at ` +
-      `${formatSI(first.parameter_flops)} while the attention term grows from ${formatSI(first.attention_flops)} ` +
-      `to ${formatSI(last.attention_flops)}. One block's attention share grows from ${formatPercent(first.attention_share)} ` +
-      `to ${formatPercent(last.attention_share)}. ${note}`;
+    const ariaLabel = t('costChart.chartLabel', {
+      model: label,
+      firstTotal: formatSI(first.total, undefined, locale),
+      firstT: formatInteger(first.seq_len, locale),
+      lastTotal: formatSI(last.total, undefined, locale),
+      lastT: formatInteger(last.seq_len, locale),
+      parameter: formatSI(first.parameter_flops, undefined, locale),
+      firstAttention: formatSI(first.attention_flops, undefined, locale),
+      lastAttention: formatSI(last.attention_flops, undefined, locale),
+      firstShare: formatPercent(first.attention_share, locale),
+      lastShare: formatPercent(last.attention_share, locale),
+      note,
+    });
 
     const chartBox = h('div', { class: 'chart' });
     const readout = h('p', { class: 'readout', 'aria-live': 'polite' });
@@ -129,15 +140,18 @@ export class TbCostChart extends TbElement {
       this.update();
     });
     this.shadowRoot.replaceChildren(
-      h('h3', {}, `What a token costs in ${label}`),
+      h('h3', {}, t('costChart.title', { model: label })),
       switcher,
       control,
       inputError,
-      chartLegend([
-        ['total', 'total'],
-        ['parameter', 'parameter term 2N (flat)'],
-        ['attention', 'attention term 4·L·T·d'],
-      ]),
+      chartLegend(
+        [
+          ['total', t('costChart.legendTotal')],
+          ['parameter', t('costChart.legendParameter')],
+          ['attention', t('costChart.legendAttention')],
+        ],
+        t,
+      ),
       chartBox,
       readout,
       h('p', { class: 'crossover-note' }, note),
@@ -159,13 +173,16 @@ export class TbCostChart extends TbElement {
     if (width === this.#drawnWidth) return;
     this.#drawnWidth = width;
     const layout = costChartLayout({ width, curve: this.#curve });
+    const { t, locale } = this;
     const { svg, setCursor } = renderCostChart(layout, {
       ariaLabel: this.#parts.ariaLabel,
       labels: {
-        flops: 'Forward FLOPs per token',
-        share: "Attention's share of one block's arithmetic",
-        crossover: layout.share.crossover.within ? `crossover T = ${this.#parts.crossText}` : `crossover at T = ${this.#parts.crossText}`,
+        flops: t('costChart.flopsTitle'),
+        share: t('costChart.shareTitle'),
+        crossover: t(layout.share.crossover.within ? 'costChart.crossoverWithin' : 'costChart.crossoverPast', { crossover: this.#parts.crossText }),
+        axis: t('costChart.axisT'),
       },
+      locale,
     });
     this.#chart = { layout, setCursor, svg };
     this.#listen(svg, layout);
@@ -223,14 +240,15 @@ export class TbCostChart extends TbElement {
     const f = report.forward_flops;
     const a = report.attention_share;
     const { readout } = this.#parts;
+    const { t, locale } = this;
     readout.replaceChildren(
-      'At T = ',
-      h('strong', { class: 'readout-t' }, formatInteger(report.seq_len)),
-      ': ',
-      h('strong', { class: 'readout-total' }, `${formatSI(f.total)}FLOPs`),
-      ` per token forward (parameters ${formatSI(f.parameter_flops)}, attention ${formatSI(f.attention_flops)}); attention is `,
-      h('strong', { class: 'readout-share' }, formatPercent(a.share)),
-      " of one block's arithmetic.",
+      ...t.parts('costChart.readout', {
+        seqLen: h('strong', { class: 'readout-t' }, formatInteger(report.seq_len, locale)),
+        total: h('strong', { class: 'readout-total' }, t('costChart.flops', { flops: formatSI(f.total, undefined, locale) })),
+        parameters: formatSI(f.parameter_flops, undefined, locale),
+        attention: formatSI(f.attention_flops, undefined, locale),
+        share: h('strong', { class: 'readout-share' }, formatPercent(a.share, locale)),
+      }),
     );
     this.#placeCursor(report);
   }

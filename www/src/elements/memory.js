@@ -47,6 +47,7 @@ export class TbMemory extends TbElement {
       },
     );
     const c = base.config;
+    const { t: tr, locale } = this;
 
     // The reader's B and T when they switched models, else the attributes'.
     const kept = this.#kept;
@@ -73,11 +74,7 @@ export class TbMemory extends TbElement {
       f.addEventListener('input', onInput);
       f.addEventListener('change', onInput);
     }
-    const fullContext = h(
-      'button',
-      { type: 'button' },
-      `Use the full context (${formatInteger(c.context)})`,
-    );
+    const fullContext = h('button', { type: 'button' }, tr('memory.fullContext', { context: formatInteger(c.context, locale) }));
     fullContext.addEventListener('click', () => {
       seqField.value = String(c.context);
       this.#recompute();
@@ -93,13 +90,13 @@ export class TbMemory extends TbElement {
       this.update();
     });
     this.shadowRoot.replaceChildren(
-      h('h3', {}, `Memory for ${c.label}`),
+      h('h3', {}, tr('memory.title', { model: c.label })),
       switcher,
       h(
         'div',
         { class: 'controls' },
-        h('label', { htmlFor: batchId }, 'Batch B (sequences)', batchField),
-        h('label', { htmlFor: seqId }, 'Context T (tokens)', seqField),
+        h('label', { htmlFor: batchId }, tr('memory.batch'), batchField),
+        h('label', { htmlFor: seqId }, tr('memory.seqLen'), seqField),
         fullContext,
       ),
       region.error,
@@ -107,14 +104,14 @@ export class TbMemory extends TbElement {
       h(
         'p',
         { class: 'note kv-note' },
-        `The cache keeps one key and one value per token in each of the ${formatInteger(c.n_layers)} blocks, ` +
-          `for the ${formatInteger(c.n_kv_heads)} key/value heads (n_kv_heads), not the ` +
-          `${formatInteger(c.n_heads)} query heads: ` +
-          (c.n_kv_heads < c.n_heads
-            ? `${c.label} shares each key/value head among several query heads (grouped-query attention), which shrinks the cache.`
-            : `in ${c.label} every query head has its own key/value head, so the two numbers agree.`),
+        tr('memory.kvNote', {
+          layers: formatInteger(c.n_layers, locale),
+          kvHeads: formatInteger(c.n_kv_heads, locale),
+          heads: formatInteger(c.n_heads, locale),
+          why: tr(c.n_kv_heads < c.n_heads ? 'memory.kvShared' : 'memory.kvOwn', { model: c.label }),
+        }),
       ),
-      h('p', { class: 'note muted' }, 'Weights are fixed once loaded; the cache grows with every token of every sequence in the batch.'),
+      h('p', { class: 'note muted' }, tr('memory.weightsFixed')),
     );
     region.output.replaceChildren(this.#table(report));
   }
@@ -122,18 +119,25 @@ export class TbMemory extends TbElement {
   /** The reader changed B or T: recompute, or say what is allowed (the table hides meanwhile). */
   #recompute() {
     const { batchField, seqField, region } = this.#parts;
-    for (const [field, name] of [[batchField, 'batch'], [seqField, 'T']]) {
-      if (field.validity.badInput) return region.fail(`${name} is not a number: type a whole number`);
+    const { t } = this;
+    const batchName = t('memory.batchName');
+    for (const [field, name] of [[batchField, batchName], [seqField, 'T']]) {
+      if (field.validity.badInput) return region.fail(t('memory.notNumber', { name }));
     }
     // Half-typed (an empty field): wait for the rest rather than complain.
     if (batchField.value.trim() === '' || seqField.value.trim() === '') return;
+    // parseWhole's message without its "; using NaN" (there is no default here: the table hides).
+    const using = t('attr.using', { value: 'NaN' });
     const read = (field, name) => {
-      const parsed = parseWhole(name, field.value, NaN);
-      if (parsed.error) throw new Error(parsed.error.replace(/; using NaN$/, ''));
+      const parsed = parseWhole(name, field.value, NaN, t);
+      if (parsed.error) {
+        const message = parsed.error.endsWith(using) ? parsed.error.slice(0, -using.length).replace(/[\s\u202f]*[;；][\s\u202f]*$/, '') : parsed.error;
+        throw new Error(message);
+      }
       return parsed.value;
     };
     region.show(
-      () => countModel(this.#lib, this.#model, read(seqField, 'T'), read(batchField, 'batch')),
+      () => countModel(this.#lib, this.#model, read(seqField, 'T'), read(batchField, batchName)),
       (report) => this.#table(report),
     );
   }
@@ -142,13 +146,14 @@ export class TbMemory extends TbElement {
   #table(report) {
     const m = report.memory;
     const { captionId, config: c } = this.#parts;
+    const { t, locale } = this;
     const byDtype = (list, dtype) => list.find((x) => x.dtype === dtype);
     const cell = (entry) =>
       h(
         'td',
         { class: 'num' },
-        formatBytes(entry.bytes),
-        h('span', { class: 'exact' }, `${formatInteger(entry.bytes)} bytes`),
+        formatBytes(entry.bytes, locale),
+        h('span', { class: 'exact' }, t('memory.exactBytes', { bytes: formatInteger(entry.bytes, locale), count: entry.bytes })),
       );
     const wrap = h(
       'div',
@@ -156,21 +161,17 @@ export class TbMemory extends TbElement {
       h(
         'table',
         { 'aria-labelledby': captionId },
-        h('caption', { id: captionId }, `Memory of ${c.label}: weights and key/value cache`),
+        h('caption', { id: captionId }, t('memory.caption', { model: c.label })),
         h(
           'thead',
           {},
           h(
             'tr',
             {},
-            h('th', { scope: 'col' }, 'Number format'),
-            h('th', { scope: 'col', class: 'num' }, 'Weights'),
-            h('th', { scope: 'col', class: 'num' }, 'KV cache per token'),
-            h(
-              'th',
-              { scope: 'col', class: 'num' },
-              `KV cache for B = ${formatInteger(m.batch)}, T = ${formatInteger(m.seq_len)}`,
-            ),
+            h('th', { scope: 'col' }, t('memory.format')),
+            h('th', { scope: 'col', class: 'num' }, t('memory.weights')),
+            h('th', { scope: 'col', class: 'num' }, t('memory.kvPerToken')),
+            h('th', { scope: 'col', class: 'num' }, t('memory.kvFor', { batch: formatInteger(m.batch, locale), seqLen: formatInteger(m.seq_len, locale) })),
           ),
         ),
         h(
@@ -180,7 +181,7 @@ export class TbMemory extends TbElement {
             h(
               'tr',
               { dataset: { dtype: w.dtype } },
-              h('th', { scope: 'row' }, `${w.dtype} (${w.bits} bits)`),
+              h('th', { scope: 'row' }, t('memory.dtype', { dtype: w.dtype, bits: formatInteger(w.bits, locale) })),
               cell(w),
               cell(byDtype(m.kv_cache_per_token, w.dtype)),
               cell(byDtype(m.kv_cache, w.dtype)),

@@ -29,12 +29,16 @@ figure { margin: 0.5rem 0; }
 `;
 
 const scoreFormat = lazyFormat({ minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const score1 = (x) => scoreFormat.format(x);
+const score1 = (x, locale) => scoreFormat.format(x, locale);
 
-function list(xs) {
-  const items = xs.map(String);
+/**
+ * "0, 1 and 2" in the language of `t` (the catalog's words, not Intl.ListFormat's: the lesson
+ * writes no serial comma). `separator` is the catalog key between items: moe.listCommaDecimals for
+ * numbers with decimals (a French "0,629 ; 0,231 et 0,14").
+ */
+function list(items, t, separator = 'moe.listComma') {
   if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return t('moe.listAnd', { rest: items.slice(0, -1).join(t(separator)), last: items.at(-1) });
 }
 
 class TbMoe extends TbElement {
@@ -66,22 +70,23 @@ class TbMoe extends TbElement {
     }
 
     const uid = this.uid;
+    const { t, locale } = this;
 
     // --- one token's routing ---
     const sliders = scores.map((score, i) => {
       const id = `${uid}-score-${i}`;
       const input = h('input', { type: 'range', id, min: -3, max: 3, step: 0.1, value: score });
-      const shown = h('output', { htmlFor: id }, score1(score));
+      const shown = h('output', { htmlFor: id }, score1(score, locale));
       input.addEventListener('input', () => {
-        shown.value = score1(Number(input.value));
+        shown.value = score1(Number(input.value), locale);
         routeNow();
       });
-      return { input, row: [h('label', { htmlFor: id }, `Expert ${i} score`), input, shown] };
+      return { input, row: [h('label', { htmlFor: id }, t('moe.scoreLabel', { expert: formatInteger(i, locale) })), input, shown] };
     });
     const kSelect = h(
       'select',
       { id: `${uid}-k` },
-      Array.from({ length: nSliders }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === k }, String(i + 1))),
+      Array.from({ length: nSliders }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === k }, formatInteger(i + 1, locale))),
     );
     kSelect.value = String(k);
     kSelect.addEventListener('change', () => {
@@ -92,14 +97,14 @@ class TbMoe extends TbElement {
     const route = resultRegion();
     const routeNow = () => {
       const current = sliders.map((sl) => Number(sl.input.value));
-      route.show(() => lib.example_moe_routing(current, k), routingResult);
+      route.show(() => lib.example_moe_routing(current, k), (r) => routingResult(r, t));
     };
 
     // --- a batch through a real layer ---
     const seedField = h('input', { type: 'number', id: `${uid}-seed`, min: 0, step: 1, value: seed });
     const batch = resultRegion({ outputClass: 'output bars' });
     seedField.addEventListener('input', () => {
-      if (seedField.validity.badInput || seedField.value.trim() === '') return batch.fail('Seed: type a whole number');
+      if (seedField.validity.badInput || seedField.value.trim() === '') return batch.fail(t('moe.seedWhole'));
       seed = Number(seedField.value);
       batchNow();
     });
@@ -107,7 +112,7 @@ class TbMoe extends TbElement {
     const batchNow = () => {
       batch.show(
         () => lib.example_moe_batch(moe.d, nLayer, k, nTokens, seed),
-        (r) => batchResult(r, { k, seed, d: moe.d }),
+        (r) => batchResult(r, { k, seed, t }),
       );
     };
 
@@ -115,22 +120,26 @@ class TbMoe extends TbElement {
     batchNow();
 
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Mixture of experts: routing'),
+      h('h3', {}, t('moe.title')),
       h(
         'div',
         { role: 'group', 'aria-labelledby': `${uid}-one` },
-        h('h4', { id: `${uid}-one` }, 'One token'),
-        h('p', { class: 'muted' }, 'Drag a score (or use the arrow keys) to change how strongly the router prefers each expert.'),
+        h('h4', { id: `${uid}-one` }, t('moe.oneToken')),
+        h('p', { class: 'muted' }, t('moe.drag')),
         h('div', { class: 'sliders' }, sliders.flatMap((sl) => sl.row)),
-        h('div', { class: 'controls' }, h('label', { htmlFor: kSelect.id }, 'Experts kept per token, k'), kSelect),
+        h('div', { class: 'controls' }, h('label', { htmlFor: kSelect.id }, t('moe.k')), kSelect),
         route.error,
         route.output,
       ),
       h(
         'div',
         { role: 'group', 'aria-labelledby': `${uid}-batch` },
-        h('h4', { id: `${uid}-batch` }, `A batch of ${formatInteger(nTokens)} tokens through a layer of ${formatInteger(nLayer)} experts (d = ${moe.d})`),
-        h('div', { class: 'controls' }, h('label', { htmlFor: seedField.id }, 'Seed'), seedField, h('span', { class: 'muted' }, 'change it to draw other weights and tokens')),
+        h(
+          'h4',
+          { id: `${uid}-batch` },
+          t('moe.batchTitle', { tokens: formatInteger(nTokens, locale), experts: formatInteger(nLayer, locale), d: formatInteger(moe.d, locale) }),
+        ),
+        h('div', { class: 'controls' }, h('label', { htmlFor: seedField.id }, t('moe.seed')), seedField, h('span', { class: 'muted' }, t('moe.seedHint'))),
         batch.error,
         batch.output,
       ),
@@ -138,63 +147,69 @@ class TbMoe extends TbElement {
   }
 }
 
-function routingResult(r) {
+function routingResult(r, t) {
+  const { locale } = t;
   const gateOf = new Map(r.kept.map((e, i) => [e, r.gates[i]]));
+  const expert = (e) => formatInteger(e, locale); // an expert's number
   const rows = r.scores.map((score, e) => {
     const kept = gateOf.has(e);
     return h(
       'tr',
       { dataset: { expert: e } },
-      h('th', { scope: 'row' }, `Expert ${e}`),
-      h('td', { class: 'num' }, score1(score)),
-      h('td', { class: kept ? 'kept' : 'skipped' }, kept ? `kept, gate ${formatDecimal(gateOf.get(e))}` : 'skipped'),
+      h('th', { scope: 'row' }, t('moe.expert', { expert: expert(e) })),
+      h('td', { class: 'num' }, score1(score, locale)),
+      h('td', { class: kept ? 'kept' : 'skipped' }, kept ? t('moe.keptGate', { gate: formatDecimal(gateOf.get(e), 3, locale) }) : t('moe.skippedCell')),
     );
   });
+  const keptText = t('moe.kept', {
+    count: r.kept.length,
+    experts: list(r.kept.map(expert), t),
+    gates: list(r.gates.map((g) => formatDecimal(g, 3, locale)), t, 'moe.listCommaDecimals'),
+  });
+  const skippedText = r.skipped.length ? t('moe.skipped', { count: r.skipped.length, experts: list(r.skipped.map(expert), t) }) : t('moe.noneSkipped');
   return [
-    h(
-      'p',
-      { class: 'result' },
-      `Kept: expert${r.kept.length === 1 ? '' : 's'} ${list(r.kept)} with gate${r.gates.length === 1 ? '' : 's'} ${list(r.gates.map((g) => formatDecimal(g)))}. `,
-      r.skipped.length ? `Skipped: expert${r.skipped.length === 1 ? '' : 's'} ${list(r.skipped)} (never run for this token).` : 'None skipped.',
-    ),
+    h('p', { class: 'result' }, t('moe.routing', { kept: keptText, skipped: skippedText })),
     h(
       'div',
       { class: 'scroll' },
       h(
         'table',
         { class: 'routing' },
-        h('caption', { class: 'visually-hidden' }, 'Router scores and gates'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Expert'), h('th', { scope: 'col', class: 'num' }, 'Score'), h('th', { scope: 'col' }, 'Gate'))),
+        h('caption', { class: 'visually-hidden' }, t('moe.tableCaption')),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, t('moe.colExpert')), h('th', { scope: 'col', class: 'num' }, t('moe.colScore')), h('th', { scope: 'col' }, t('moe.colGate'))),
+        ),
         h('tbody', {}, rows),
       ),
     ),
   ];
 }
 
-function batchResult(r, { k, seed }) {
+function batchResult(r, { k, seed, t }) {
+  const { locale } = t;
   const layout = barLayout(r.tokens_per_expert, { width: 320, height: 150, top: 16, bottom: 18, gap: 0.3 });
-  const label = `Tokens per expert, ${formatInteger(r.n_tokens)} tokens, k = ${k}, seed ${seed}: ${r.tokens_per_expert
-    .map((c, e) => `expert ${e} ${formatInteger(c)}`)
-    .join(', ')}`;
+  // The seed is a name for the draw, not a quantity: written as typed (no thousands separator).
+  const label = t('moe.chartLabel', {
+    tokens: formatInteger(r.n_tokens, locale),
+    k: formatInteger(k, locale),
+    seed: String(seed),
+    counts: r.tokens_per_expert.map((c, e) => t('moe.chartCount', { expert: formatInteger(e, locale), count: formatInteger(c, locale) })).join(t('moe.listComma')),
+  });
   const svg = s(
     'svg',
     { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
     s('line', { class: 'base', x1: 0, x2: layout.width, y1: layout.baseline, y2: layout.baseline }),
     layout.bars.flatMap((b) => [
       s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height, rx: 2 }),
-      s('text', { class: 'count', x: b.centre, y: b.valueY, 'text-anchor': 'middle' }, formatInteger(b.value)),
-      s('text', { class: 'axis', x: b.centre, y: b.labelY, 'text-anchor': 'middle' }, String(b.index)),
+      s('text', { class: 'count', x: b.centre, y: b.valueY, 'text-anchor': 'middle' }, formatInteger(b.value, locale)),
+      s('text', { class: 'axis', x: b.centre, y: b.labelY, 'text-anchor': 'middle' }, formatInteger(b.index, locale)),
     ]),
   );
   return [
-    h('figure', {}, svg, h('figcaption', { class: 'muted' }, 'Tokens each expert received (expert number under each bar).')),
-    h(
-      'p',
-      { class: 'result' },
-      'Load-balancing loss: ',
-      h('strong', { class: 'loss' }, formatDecimal(r.balance_loss)),
-      ' (1 when the tokens are spread perfectly evenly).',
-    ),
+    h('figure', {}, svg, h('figcaption', { class: 'muted' }, t('moe.figcaption'))),
+    h('p', { class: 'result' }, t.parts('moe.loss', { loss: h('strong', { class: 'loss' }, formatDecimal(r.balance_loss, 3, locale)) })),
   ];
 }
 

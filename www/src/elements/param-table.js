@@ -10,6 +10,43 @@ import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-cho
 
 const DEFAULT_MODEL = 'gpt2-small';
 
+/** The catalog key of each part's name (count(...).parts[].part); a part not listed shows the library's label. */
+const PART_KEYS = {
+  token_table: 'paramTable.partTokenTable',
+  position_table: 'paramTable.partPositionTable',
+  attention_norm: 'paramTable.partAttentionNorm',
+  attention: 'paramTable.partAttention',
+  feed_forward_norm: 'paramTable.partFeedForwardNorm',
+  feed_forward: 'paramTable.partFeedForward',
+  router: 'paramTable.partRouter',
+  final_norm: 'paramTable.partFinalNorm',
+  output_head: 'paramTable.partOutputHead',
+};
+
+/**
+ * The catalog key of each tensor the library names in words (count(...).components[].name); the
+ * others (W_Q, b_1, …) are symbols and stay. A mixture of experts' feed-forward tensors end in
+ * " (each expert)".
+ */
+const TENSOR_KEYS = {
+  'token table': 'paramTable.tensorTokenTable',
+  'position table': 'paramTable.tensorPositionTable',
+  'attention norm gain γ': 'paramTable.tensorAttentionNormGain',
+  'attention norm bias β': 'paramTable.tensorAttentionNormBias',
+  'feed-forward norm gain γ': 'paramTable.tensorFeedForwardNormGain',
+  'feed-forward norm bias β': 'paramTable.tensorFeedForwardNormBias',
+  'final norm gain γ': 'paramTable.tensorFinalNormGain',
+  'final norm bias β': 'paramTable.tensorFinalNormBias',
+};
+const EACH_EXPERT = ' (each expert)';
+
+function tensorName(name, t) {
+  const each = name.endsWith(EACH_EXPERT);
+  const base = each ? name.slice(0, -EACH_EXPERT.length) : name;
+  const shown = TENSOR_KEYS[base] ? t(TENSOR_KEYS[base]) : base;
+  return each ? t('paramTable.eachExpert', { name: shown }) : shown;
+}
+
 const CSS = `
 .scroll { margin: 0.25rem 0 0.5rem; }
 table { min-width: 36rem; overflow-wrap: normal; }
@@ -58,27 +95,38 @@ export class TbParamTable extends TbElement {
     const c = report.config;
     const captionId = `${this.uid}-caption`;
     const tensorsId = `${this.uid}-tensors`;
+    const { t, locale } = this;
+    const n = (x) => formatInteger(x, locale);
 
     const k = report.kaplan;
     const kaplanVsCount = k.error_vs_non_embedding;
-    const kaplanNote =
-      `${formatPercent(Math.abs(kaplanVsCount))} ${kaplanVsCount <= 0 ? 'below' : 'above'} the count without embeddings`;
+    const kaplanNote = t(kaplanVsCount <= 0 ? 'paramTable.below' : 'paramTable.above', { share: formatPercent(Math.abs(kaplanVsCount), locale) });
 
-    const partRows = report.parts.map((p) => partRow(p, c));
+    const partRows = report.parts.map((p) => partRow(p, c, t));
     const moe = c.moe;
     const sums = [
-      sumRow('first-sum sum', 'One block', 'the per-block rows', report.per_block_params, null, null),
-      sumRow('sum', `All ${formatInteger(c.n_layers)} blocks`, 'L × one block', null, report.all_blocks_params, null),
-      sumRow('sum', 'Without embeddings', 'total − tables', null, report.non_embedding_params, null),
-      sumRow('total sum', 'Total', '', null, report.total_params, 1),
-      moe ? sumRow('sum', `Used per token (${moe.experts_per_token} of ${moe.n_experts} experts)`, '', null, report.active_params, null) : null,
+      sumRow('first-sum sum', t('paramTable.oneBlock'), t('paramTable.oneBlockFormula'), report.per_block_params, null, null, locale),
+      sumRow('sum', t('paramTable.allBlocks', { layers: n(c.n_layers), count: c.n_layers }), t('paramTable.allBlocksFormula'), null, report.all_blocks_params, null, locale),
+      sumRow('sum', t('paramTable.withoutEmbeddings'), t('paramTable.withoutEmbeddingsFormula'), null, report.non_embedding_params, null, locale),
+      sumRow('total sum', t('paramTable.total'), '', null, report.total_params, 1, locale),
+      moe
+        ? sumRow(
+            'sum',
+            t('paramTable.usedPerToken', { used: n(moe.experts_per_token), experts: n(moe.n_experts), count: moe.n_experts }),
+            '',
+            null,
+            report.active_params,
+            null,
+            locale,
+          )
+        : null,
       h(
         'tr',
         { class: 'kaplan' },
-        h('th', { scope: 'row' }, "Kaplan's estimate"),
+        h('th', { scope: 'row' }, t('paramTable.kaplan')),
         h('td', { class: 'formula' }, '12·L·d²'),
         h('td', { class: 'num' }),
-        h('td', { class: 'num' }, formatInteger(k.params)),
+        h('td', { class: 'num' }, n(k.params)),
         h('td', { class: 'kaplan-note' }, kaplanNote),
       ),
     ];
@@ -86,27 +134,25 @@ export class TbParamTable extends TbElement {
     const table = h(
       'table',
       { class: 'parts', 'aria-labelledby': captionId },
-      h('caption', { id: captionId }, `Parameters of ${c.label}, part by part`),
+      h('caption', { id: captionId }, t('paramTable.caption', { model: c.label })),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'Part'),
-          h('th', { scope: 'col' }, 'Formula'),
-          h('th', { scope: 'col', class: 'num' }, 'Per block'),
-          h('th', { scope: 'col', class: 'num' }, 'In the model'),
-          h('th', { scope: 'col', class: 'num' }, 'Share'),
+          h('th', { scope: 'col' }, t('paramTable.colPart')),
+          h('th', { scope: 'col' }, t('paramTable.colFormula')),
+          h('th', { scope: 'col', class: 'num' }, t('paramTable.colPerBlock')),
+          h('th', { scope: 'col', class: 'num' }, t('paramTable.colInModel')),
+          h('th', { scope: 'col', class: 'num' }, t('paramTable.colShare')),
         ),
       ),
       h('tbody', {}, partRows),
       h('tfoot', {}, sums),
     );
 
-    const leftOut =
-      `Adding the token table, 12·L·d² + V·d = ${formatInteger(k.plus_token_table)}: ` +
-      `12·L·d² + V·d leaves out ${formatPercent(k.left_out_of_total)} of the total.`;
+    const leftOut = t('paramTable.leftOut', { params: n(k.plus_token_table), share: formatPercent(k.left_out_of_total, locale) });
 
     this.shadowRoot.replaceChildren(
       this.#choice.switcher(lib, shown),
@@ -114,99 +160,111 @@ export class TbParamTable extends TbElement {
       h(
         'p',
         { class: 'kaplan-summary note' },
-        `Kaplan's shortcut 12·L·d² = ${formatInteger(k.params)} ignores the embeddings, biases and norms: `,
-        `it is ${kaplanNote} (${formatInteger(report.non_embedding_params)}). `,
-        h('span', { class: 'left-out' }, leftOut),
+        t.parts('paramTable.summary', {
+          params: n(k.params),
+          note: kaplanNote,
+          nonEmbedding: n(report.non_embedding_params),
+          leftOut: h('span', { class: 'left-out' }, leftOut),
+        }),
       ),
-      symbols(c),
+      symbols(c, t),
       h(
         'details',
         {},
-        h('summary', {}, `Every tensor of ${c.label}`),
-        h('div', { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': tensorsId }, labelCells(tensorTable(report, tensorsId))),
+        h('summary', {}, t('paramTable.tensorsSummary', { model: c.label })),
+        h('div', { class: 'scroll cards', tabindex: '0', role: 'group', 'aria-labelledby': tensorsId }, labelCells(tensorTable(report, tensorsId, t))),
       ),
     );
   }
 }
 
-function partRow(p, c) {
+function partRow(p, c, t) {
+  const { locale } = t;
   const tiedHead = p.part === 'output_head' && c.tied_output;
-  const value = (n) => (tiedHead ? 'tied (0)' : formatInteger(n));
+  const value = (n) => (tiedHead ? t('paramTable.tied') : formatInteger(n, locale));
   return h(
     'tr',
     { dataset: { part: p.part } },
-    h('th', { scope: 'row' }, h('span', { class: `swatch ${p.group}`, 'aria-hidden': 'true' }), p.label),
-    h('td', { class: 'formula' }, p.formula),
+    h('th', { scope: 'row' }, h('span', { class: `swatch ${p.group}`, 'aria-hidden': 'true' }), PART_KEYS[p.part] ? t(PART_KEYS[p.part]) : p.label),
+    // The library's formula, but its words for a tied head in the widget's language.
+    h('td', { class: 'formula' }, tiedHead ? t('paramTable.tiedFormula') : p.formula),
     h('td', { class: 'num per-block' }, p.per_block ? value(p.params_each) : '—'),
     h('td', { class: 'num in-model' }, value(p.params)),
-    h('td', { class: 'num share' }, formatPercent(p.share)),
+    h('td', { class: 'num share' }, formatPercent(p.share, locale)),
   );
 }
 
-function sumRow(cls, label, formula, perBlock, inModel, share) {
+function sumRow(cls, label, formula, perBlock, inModel, share, locale) {
   return h(
     'tr',
     { class: cls },
     h('th', { scope: 'row' }, label),
     h('td', { class: 'formula muted' }, formula),
-    h('td', { class: 'num per-block' }, perBlock === null ? '' : formatInteger(perBlock)),
-    h('td', { class: 'num in-model' }, inModel === null ? '' : formatInteger(inModel)),
-    h('td', { class: 'num share' }, share === null ? '' : formatPercent(share)),
+    h('td', { class: 'num per-block' }, perBlock === null ? '' : formatInteger(perBlock, locale)),
+    h('td', { class: 'num in-model' }, inModel === null ? '' : formatInteger(inModel, locale)),
+    h('td', { class: 'num share' }, share === null ? '' : formatPercent(share, locale)),
   );
 }
 
 /** What the letters in the formulas stand for, with this model's values (from its config). */
-function symbols(c) {
-  const n = formatInteger;
+function symbols(c, t) {
+  const n = (x) => formatInteger(x, t.locale);
   const items = [
-    ['V', `vocabulary size, ${n(c.vocab_size)}`],
-    ['d', `width of the residual stream (d_model), ${n(c.d_model)}`],
-    ['L', `number of blocks, ${n(c.n_layers)}`],
-    ['P', c.positions === 'learned' ? `positions in the position table (the context), ${n(c.context)}` : 'positions in a learned position table (none here: rotary positions hold no parameters)'],
-    ['f', `feed-forward width, ${n(c.d_ff)}`],
-    ['d_kv', `width of the keys and values: n_kv_heads × d_head = ${n(c.n_kv_heads)} × ${n(c.head_dim)}`],
-    ['E', c.moe ? `experts per block, ${n(c.moe.n_experts)} (${n(c.moe.experts_per_token)} used per token)` : 'experts per block (a mixture of experts only; none here)'],
+    ['V', t('paramTable.symbolV', { value: n(c.vocab_size) })],
+    ['d', t('paramTable.symbolD', { value: n(c.d_model) })],
+    ['L', t('paramTable.symbolL', { value: n(c.n_layers) })],
+    ['P', c.positions === 'learned' ? t('paramTable.symbolP', { value: n(c.context) }) : t('paramTable.symbolPNone')],
+    ['f', t('paramTable.symbolF', { value: n(c.d_ff) })],
+    ['d_kv', t('paramTable.symbolDkv', { kvHeads: n(c.n_kv_heads), headDim: n(c.head_dim) })],
+    [
+      'E',
+      c.moe
+        ? t('paramTable.symbolE', { experts: n(c.moe.n_experts), used: n(c.moe.experts_per_token), count: c.moe.experts_per_token })
+        : t('paramTable.symbolENone'),
+    ],
   ];
   return h(
     'div',
     { class: 'symbols' },
-    h('p', { class: 'muted' }, `Symbols in the formulas, with ${c.label}'s values:`),
+    h('p', { class: 'muted' }, t('paramTable.symbolsIntro', { model: c.label })),
     h('dl', {}, items.flatMap(([sym, text]) => [h('dt', {}, sym), h('dd', {}, text)])),
-    c.tied_output ? h('p', { class: 'muted' }, 'The output head is tied: it reuses the token table, so it adds no parameters of its own.') : null,
+    c.tied_output ? h('p', { class: 'muted' }, t('paramTable.tiedNote')) : null,
   );
 }
 
-function tensorTable(report, captionId) {
-  const shape = (t) => `${t.shape_symbols.join(' × ')} = ${t.shape.map(formatInteger).join(' × ')}`;
+function tensorTable(report, captionId, t) {
+  const n = (x) => formatInteger(x, t.locale);
+  const shape = (tensor) => `${tensor.shape_symbols.join(' × ')} = ${tensor.shape.map(n).join(' × ')}`;
   return h(
     'table',
     { class: 'tensors', 'aria-labelledby': captionId },
-    h('caption', { id: captionId }, `Tensors of ${report.config.label}`),
+    h('caption', { id: captionId }, t('paramTable.tensorsCaption', { model: report.config.label })),
     h(
       'thead',
       {},
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Tensor'),
-        h('th', { scope: 'col' }, 'Shape'),
-        h('th', { scope: 'col' }, 'Formula'),
-        h('th', { scope: 'col', class: 'num' }, 'Each'),
-        h('th', { scope: 'col', class: 'num' }, 'In the model'),
+        h('th', { scope: 'col' }, t('paramTable.colTensor')),
+        h('th', { scope: 'col' }, t('paramTable.colShape')),
+        h('th', { scope: 'col' }, t('paramTable.colFormula')),
+        h('th', { scope: 'col', class: 'num' }, t('paramTable.colEach')),
+        h('th', { scope: 'col', class: 'num' }, t('paramTable.colInModel')),
       ),
     ),
     h(
       'tbody',
       {},
-      report.components.map((t) =>
+      report.components.map((tensor) =>
         h(
           'tr',
           {},
-          h('th', { scope: 'row' }, h('span', { class: `swatch ${t.group}`, 'aria-hidden': 'true' }), t.name),
-          h('td', { class: 'formula' }, shape(t)),
-          h('td', { class: 'formula' }, t.formula),
-          h('td', { class: 'num' }, t.tied ? 'tied (0)' : formatInteger(t.params_each)),
-          h('td', { class: 'num' }, t.tied ? 'tied (0)' : formatInteger(t.params)),
+          h('th', { scope: 'row' }, h('span', { class: `swatch ${tensor.group}`, 'aria-hidden': 'true' }), tensorName(tensor.name, t)),
+          h('td', { class: 'formula' }, shape(tensor)),
+          // The tensor's formula as the library writes it; its words for the tied head in the widget's language.
+          h('td', { class: 'formula' }, tensor.tied ? t('paramTable.tiedTensorFormula') : tensor.formula),
+          h('td', { class: 'num' }, tensor.tied ? t('paramTable.tied') : n(tensor.params_each)),
+          h('td', { class: 'num' }, tensor.tied ? t('paramTable.tied') : n(tensor.params)),
         ),
       ),
     ),
