@@ -291,7 +291,10 @@ export type CatalogKey =
   | 'paramTable.tensorFeedForwardNormBias'
   | 'paramTable.tensorFinalNormGain'
   | 'paramTable.tensorFinalNormBias'
-  | 'paramTable.eachExpert';
+  | 'paramTable.eachExpert'
+  | 'page.models'
+  | 'page.libraryFailedPrerendered'
+  | 'page.libraryFailed';
 
 /** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */
 export type CatalogText = string | { other: string; zero?: string; one?: string; two?: string; few?: string; many?: string };

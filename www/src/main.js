@@ -5,11 +5,17 @@
 import './elements/index.js';
 import { wasm } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
+import { langOf, loadLanguage, resolveLocale, translator } from './i18n.js';
 import { labelCells, tableCardsSheet } from './elements/table-cards.js';
 
 // Parameters at a short sequence: the count does not depend on it, but the facade asks for one.
 const SEQ_LEN = 8;
 const BATCH = 1;
+
+// The page's language (its <html lang>): the table's numbers and the status line are written in it.
+const locale = resolveLocale(langOf(document.documentElement));
+await loadLanguage(locale).catch(() => {});
+const t = translator(locale);
 
 const table = document.getElementById('models');
 const status = document.getElementById('models-status');
@@ -32,8 +38,8 @@ function parametersCell(lib, preset) {
   // `count` arrives with the counting module; until then the table shows shapes only.
   if (typeof lib.count !== 'function') return cell('td', '—', 'num');
   const { total_params } = lib.count(preset.name, SEQ_LEN, BATCH);
-  const td = cell('td', formatInteger(total_params), 'num');
-  td.append(cell('span', ` (${formatCompact(total_params)})`, 'compact'));
+  const td = cell('td', formatInteger(total_params, locale), 'num');
+  td.append(cell('span', ` (${formatCompact(total_params, locale)})`, 'compact'));
   return td;
 }
 
@@ -44,10 +50,10 @@ function render(lib) {
     tr.dataset.model = preset.name;
     tr.append(
       modelCell(preset),
-      cell('td', formatInteger(preset.n_layers), 'num'),
-      cell('td', formatInteger(preset.d_model), 'num'),
-      cell('td', formatInteger(preset.n_heads), 'num'),
-      cell('td', formatInteger(preset.n_kv_heads), 'num'),
+      cell('td', formatInteger(preset.n_layers, locale), 'num'),
+      cell('td', formatInteger(preset.d_model, locale), 'num'),
+      cell('td', formatInteger(preset.n_heads, locale), 'num'),
+      cell('td', formatInteger(preset.n_kv_heads, locale), 'num'),
       parametersCell(lib, preset),
     );
     return tr;
@@ -56,7 +62,7 @@ function render(lib) {
   labelCells(table); // for the card layout on narrow screens
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, tableCardsSheet];
   table.hidden = false;
-  status.textContent = `${rows.length} models, counted by the WebAssembly library.`;
+  status.textContent = t('page.models', { count: rows.length });
   status.classList.add('done');
   // For make bench: when the first screen's one table of numbers was filled.
   performance.mark('tb-presets-table');
@@ -66,9 +72,7 @@ try {
   render(await wasm);
 } catch (err) {
   // A prerendered page (make dist) came with the table filled in: it stays, as built.
-  status.textContent = table.tBodies[0].rows.length
-    ? `The model library could not be loaded, so the figures are the ones this page was built with and cannot change: ${err.message}`
-    : `The model library could not be loaded, so this page cannot show its numbers: ${err.message}`;
+  status.textContent = t(table.tBodies[0].rows.length ? 'page.libraryFailedPrerendered' : 'page.libraryFailed', { error: err.message });
   status.classList.remove('done');
   status.classList.add('error');
   console.error(err);
