@@ -10,6 +10,7 @@
 #   make bench     sizes, load, sliders, TinyGPT native / wasm / PyTorch: a table and bench/results.json
 #                  (QUICK=1: a rough smoke run of the same, which make test runs)
 #   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
+#   make bench-checkpoint  tblock eval on a random Qwen2-0.5B-sized bf16 checkpoint: memory, speed, PyTorch
 #   make fuzz      fuzz the config.json, weights and training inputs, FUZZ_SECONDS (60) each (nightly)
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
@@ -35,11 +36,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training fuzz \
+.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training bench-checkpoint fuzz \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-e2e-firefox test-bench
 
 help:
-	@sed -n '3,15s/^# \{0,1\}//p' Makefile
+	@sed -n '3,16s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -60,14 +61,14 @@ wasm:
 # dist/npm/. Then scripts/prerender.mjs writes every widget's first render into the pages as
 # declarative shadow DOM: the served pages into dist/site/ (scripts/serve.mjs serves them in place of
 # www/'s) and the offline lesson in place. The lesson file is also copied into www/ (not committed)
-# for the served page's "Download this lesson" link.
+# for the served pages' "Download this lesson" links (the English and French editions').
 dist: wasm
 	$(call stage,'dist: one-script embedding + offline lesson + npm package into dist/')
 	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
 	node scripts/build-dist.mjs
 	$(call stage,'dist: the widgets first render into the pages (scripts/prerender.mjs)')
 	node scripts/prerender.mjs
-	cp dist/transformer-block-lesson.html www/transformer-block-lesson.html
+	cp dist/transformer-block-lesson*.html www/
 
 # The text TinyGPT learns from: the lesson page's prose, its figures computed by the wasm as the page
 # shows them (scripts/extract-prose.mjs). Committed; run this after editing www/index.html, then
@@ -115,6 +116,15 @@ bench: setup dist
 bench-training: setup wasm
 	$(call stage,'bench-training: one training step: native / wasm / PyTorch')
 	node scripts/bench-training.mjs
+
+# tblock eval's peak RSS (against the mapped .safetensors bytes) and speed on a random checkpoint in
+# Qwen2-0.5B's shape, written under /tmp by transformers (never committed), beside PyTorch on the same
+# ids: bench/checkpoint.json. Needs tests/reference/.venv with torch to write the checkpoint; without
+# it, says it is skipped and succeeds. A few minutes on two cores.
+bench-checkpoint: setup
+	$(call stage,'bench-checkpoint: tblock eval on a 0.5 B bf16 checkpoint: peak RSS / tokens/s / PyTorch')
+	cargo build --release -p transformer-block --bin tblock
+	node scripts/bench-checkpoint.mjs
 
 # The fuzz targets in fuzz/ (cargo-fuzz): the config.json import, the safetensors loader, the training
 # inputs. Each runs FUZZ_SECONDS and make stops at the first crash, its input kept in
@@ -186,4 +196,4 @@ test-bench: dist
 
 clean:
 	cargo clean
-	rm -rf www/pkg dist dist.partial www/transformer-block-lesson.html test-results playwright-report
+	rm -rf www/pkg dist dist.partial www/transformer-block-lesson*.html test-results playwright-report

@@ -1,0 +1,343 @@
+#!/usr/bin/env node
+// `make bench-checkpoint`: memory and speed of `tblock eval` on a checkpoint the size of Qwen2-0.5B
+// (494 M parameters, bf16, one 988 MB model.safetensors), beside PyTorch (transformers) on the same
+// checkpoint and the same 1,024 token ids. Prints a table and writes bench/checkpoint.json. Not part
+// of `make test` (timings are never asserted); the machine is shared, so compare figures from one run.
+//
+//   make bench-checkpoint        (builds the release tblock first)
+//   RUNS=n                       timed runs a configuration (default 3; the median is reported)
+//   TBLOCK_BENCH_DIR=dir         where the checkpoint is written (default /tmp/tblock-bench-qwen2-0.5b)
+//   QUIET_WAIT=s                 before each run, wait up to s seconds (default 120) for the machine
+//                                to be idle (under 10% busy over 2 s); 0: do not wait
+//
+// The checkpoint has random weights (a seeded init), written by scripts/bench_checkpoint.py with
+// transformers in Qwen2-0.5B's shape, with the small test tokenizer of
+// tests/reference/fixtures/checkpoints/qwen2 (384 tokens; every id is a valid row of the 151,936-row
+// embedding, which is all the timing needs). It is written once, under /tmp, and reused while its
+// spec is unchanged; it is never committed. The text is the shortest prefix of the lesson prose that
+// makes 1,025 tokens: one window of 1,024 positions.
+//
+// What is measured, each configuration in its own process:
+//   tblock eval --plan            the fixed cost of a run (open, map, check each block, tokenise, plus
+//                                 its ~0.2 s rate probe) and the expected time it prints
+//   tblock eval                   all threads, and TBLOCK_THREADS=1: wall time and peak RSS
+//                                 (/usr/bin/time -v), beside the mapped size (the .safetensors bytes)
+//   PyTorch                       from_pretrained(dtype=float32), then bfloat16; one forward of the
+//                                 1,024 ids with labels (so the loss too), median of RUNS after a
+//                                 warm-up, at all threads and at 1; peak RSS of the process, and its
+//                                 anonymous and file-backed resident memory sampled every 50 ms
+// PyTorch's f32 loss must equal tblock's within 1e-3, or the run exits 1 (after writing the results).
+// Each run also records what else the machine did meanwhile: the CPU time of all processes
+// (/proc/stat) minus the run's own, as a share of the cores (`others_cpu_share`; 0 on a quiet
+// machine), so a disturbed figure can be told from a slow one. A run during which the others used
+// more than 10% is run again, up to 3 more times, and kept marked "disturbed" if it never was quiet.
+//
+// Without tests/reference/.venv and torch there is no way to write the checkpoint: the run prints
+// that it is skipped and exits 0, and bench/checkpoint.json is left as it was (as the other benches
+// report a missing PyTorch as "skipped" rather than fail).
+
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');
+const HELPER = join(ROOT, 'scripts', 'bench_checkpoint.py');
+const TBLOCK = join(ROOT, 'target', 'release', 'tblock');
+const TIME = '/usr/bin/time';
+const DIR = process.env.TBLOCK_BENCH_DIR || '/tmp/tblock-bench-qwen2-0.5b';
+const TEXT = join(DIR, 'bench-text.txt');
+const CONTEXT = 1024;
+const RUNS = Math.max(1, Number(process.env.RUNS) || 3);
+const LOSS_TOLERANCE = 1e-3;
+const MIB = 1024 * 1024;
+
+const QUIET_WAIT = Number(process.env.QUIET_WAIT ?? 120);
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const say = (line) => console.error(`bench-checkpoint: ${line}`);
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** CPU seconds the whole machine has spent busy (every core), from /proc/stat. */
+function busySeconds() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + steal) / CLK_TCK;
+}
+
+/** Wait (at most QUIET_WAIT s) until the machine is under 10% busy over 2 s; the busy share last seen. */
+function quiet(nproc) {
+  const until = Date.now() + QUIET_WAIT * 1000;
+  let share;
+  do {
+    const b0 = busySeconds();
+    sleep(2000);
+    share = (busySeconds() - b0) / (2 * nproc);
+  } while (share > 0.1 && Date.now() < until);
+  if (share > 0.1) say(`the machine is still ${Math.round(share * 100)}% busy; measuring anyway`);
+  return share;
+}
+
+/** What the rest of the machine used while a run took `wall` s and `own` CPU seconds. */
+const othersShare = (busy, own, wall, nproc) => Math.max(0, (busy - own) / (wall * nproc));
+
+const DISTURBED = 0.1;
+const RETRIES = 3;
+
+/** run() after the machine has gone quiet, again while the rest of the machine disturbed it. */
+async function undisturbed(run, what) {
+  let r;
+  for (let attempt = 1; attempt <= 1 + RETRIES; attempt++) {
+    quiet(machine.nproc);
+    r = await run();
+    r.attempts = attempt;
+    r.disturbed = !(r.others_cpu_share <= DISTURBED);
+    if (!r.disturbed || r.others_cpu_share === null) break;
+    say(`${what}: the rest of the machine used ${Math.round(r.others_cpu_share * 100)}% of it meanwhile${attempt <= RETRIES ? '; again' : '; kept, marked disturbed'}`);
+  }
+  return r;
+}
+
+// 0. Python with torch, or skip.
+function skip(note) {
+  console.log(`bench-checkpoint: skipped: ${note}`);
+  console.log('bench-checkpoint: the checkpoint is written with transformers, so nothing was measured; bench/checkpoint.json is unchanged');
+  process.exit(0);
+}
+if (!existsSync(PYTHON)) skip('no tests/reference/.venv with torch (tests/reference/README.md says how to make one)');
+if (spawnSync(PYTHON, ['-c', 'import torch, transformers, tokenizers, safetensors'], { stdio: 'ignore' }).status !== 0) {
+  skip('tests/reference/.venv lacks torch, transformers, tokenizers or safetensors');
+}
+if (!existsSync(TBLOCK)) {
+  console.error('bench-checkpoint: no target/release/tblock: run make bench-checkpoint (it builds it)');
+  process.exit(1);
+}
+
+const python = (args) => JSON.parse(execFileSync(PYTHON, [HELPER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 }));
+
+// 1. The machine, before anything runs.
+const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+const machine = {
+  nproc: Number(execFileSync('nproc').toString().trim()),
+  cpu: cpuinfo.match(/^model name\s*:\s*(.*)$/m)?.[1] ?? 'unknown',
+  memory_mib: Math.round(Number(readFileSync('/proc/meminfo', 'utf8').match(/^MemTotal:\s*(\d+)/m)[1]) / 1024),
+  load_average_before: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+  date: new Date().toISOString(),
+  shared: true,
+};
+const THREADS = [...new Set([machine.nproc, 1])];
+
+// 2. The checkpoint and the text.
+say(`checkpoint in ${DIR} (written once, about 15 s here; reused while its spec is the same)`);
+const checkpoint = python(['write', DIR]);
+say(checkpoint.reused ? 'reused the checkpoint already there' : `wrote it in ${checkpoint.write_seconds.toFixed(1)} s`);
+const text = python(['text', TEXT, '--tokens', String(CONTEXT + 1)]);
+const mappedMib = checkpoint.mapped_bytes / MIB;
+
+// 3. tblock: each run in its own process under /usr/bin/time -v (peak RSS, CPU time); wall time from
+// here; and, sampled every 50 ms from /proc, the most of its resident memory that was anonymous (its
+// own f32 copies and activations) and file-backed (pages of the mapped checkpoint).
+const haveTime = existsSync(TIME);
+
+/** kB fields of /proc/<pid>/status, or null once the process is gone. */
+function status(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(text.match(new RegExp(`^${name}:\\s*(\\d+) kB`, 'm'))?.[1] ?? 0);
+    return { anon: kb('RssAnon'), file: kb('RssFile') };
+  } catch {
+    return null;
+  }
+}
+
+/** The pid of tblock: /usr/bin/time's child, or the process itself. */
+function tblockPid(pid) {
+  if (!haveTime) return pid;
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+function timed(args, env = {}) {
+  const cmd = haveTime ? TIME : TBLOCK;
+  const argv = haveTime ? ['-v', TBLOCK, ...args] : args;
+  const busy0 = busySeconds();
+  const started = process.hrtime.bigint();
+  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b) => { stdout += b; });
+  child.stderr.on('data', (b) => { stderr += b; });
+  const most = { anon: 0, file: 0 };
+  const sample = setInterval(() => {
+    const pid = tblockPid(child.pid);
+    const s = pid && status(pid);
+    if (s) {
+      most.anon = Math.max(most.anon, s.anon);
+      most.file = Math.max(most.file, s.file);
+    }
+  }, 50);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sample);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const busy = busySeconds() - busy0;
+      if (code !== 0) return reject(new Error(`tblock ${args.join(' ')} failed (${code}):\n${stderr}`));
+      const field = (name) => Number(stderr.match(new RegExp(`${name}: ([\\d.]+)`))?.[1] ?? NaN);
+      const rss = field('Maximum resident set size \\(kbytes\\)');
+      const cpu = field('User time \\(seconds\\)') + field('System time \\(seconds\\)');
+      resolve({
+        seconds,
+        peak_rss_mib: Number.isNaN(rss) ? null : rss / 1024,
+        peak_anonymous_mib: most.anon / 1024,
+        peak_file_backed_mib: most.file / 1024,
+        cpu_seconds: Number.isNaN(cpu) ? null : cpu,
+        others_cpu_share: Number.isNaN(cpu) ? null : othersShare(busy, cpu, seconds, machine.nproc),
+        out: JSON.parse(stdout),
+      });
+    });
+  });
+}
+const evalArgs = ['eval', '--weights', DIR, '--text', TEXT, '--context', String(CONTEXT)];
+
+say('tblock eval --plan');
+const planRuns = [];
+for (let i = 0; i < RUNS; i++) planRuns.push(await undisturbed(() => timed([...evalArgs, '--plan']), 'tblock --plan'));
+const plan = {
+  ...planRuns[0].out.plan,
+  wall_seconds: median(planRuns.map((r) => r.seconds)),
+  peak_rss_mib: Math.max(...planRuns.map((r) => r.peak_rss_mib ?? 0)) || null,
+  peak_anonymous_mib: Math.max(...planRuns.map((r) => r.peak_anonymous_mib)),
+  peak_file_backed_mib: Math.max(...planRuns.map((r) => r.peak_file_backed_mib)),
+};
+const measured = planRuns[0].out.measured;
+if (measured.windows !== 1 || measured.tokens !== CONTEXT) throw new Error(`expected one window of ${CONTEXT}, tblock saw ${JSON.stringify(measured)}`);
+const tokens = measured.tokens;
+
+const rows = [];
+for (const threads of THREADS) {
+  say(`tblock eval, TBLOCK_THREADS=${threads}, ${RUNS} runs`);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await undisturbed(() => timed(evalArgs, { TBLOCK_THREADS: String(threads) }), `tblock, ${threads} thread(s)`));
+  const wall = median(runs.map((r) => r.seconds));
+  const forward = wall - plan.wall_seconds;
+  rows.push({
+    who: `tblock ${measured.by.replace('tblock ', '')} (f32 compute, weights bf16 mapped)`,
+    threads,
+    tokens_per_second: tokens / forward,
+    tokens_per_second_whole_run: tokens / wall,
+    forward_seconds: forward,
+    wall_seconds: wall,
+    wall_seconds_all: runs.map((r) => r.seconds),
+    open_seconds: plan.wall_seconds,
+    expected_seconds_plan: plan.expected_seconds,
+    peak_rss_mib: haveTime ? Math.max(...runs.map((r) => r.peak_rss_mib)) : null,
+    peak_anonymous_mib: Math.max(...runs.map((r) => r.peak_anonymous_mib)),
+    peak_file_backed_mib: Math.max(...runs.map((r) => r.peak_file_backed_mib)),
+    mapped_mib: mappedMib,
+    loss: runs[0].out.loss,
+    losses_equal_across_runs: runs.every((r) => r.out.loss === runs[0].out.loss),
+    cpu_seconds: median(runs.map((r) => r.cpu_seconds)),
+    others_cpu_share: runs.map((r) => r.others_cpu_share),
+    attempts: runs.map((r) => r.attempts),
+    disturbed: runs.some((r) => r.disturbed),
+  });
+}
+
+// 4. PyTorch: one process a configuration.
+for (const dtype of ['f32', 'bf16']) {
+  for (const threads of THREADS) {
+    say(`PyTorch ${dtype}, ${threads} thread(s), warm-up + ${RUNS} runs`);
+    let r;
+    try {
+      r = await undisturbed(() => {
+        const busy0 = busySeconds();
+        const started = process.hrtime.bigint();
+        const out = python(['peer', DIR, TEXT, '--context', String(CONTEXT), '--threads', String(threads), '--dtype', dtype, '--runs', String(RUNS)]);
+        out.process_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        out.others_cpu_share = othersShare(busySeconds() - busy0, out.process_cpu_seconds, out.process_seconds, machine.nproc);
+        return out;
+      }, `PyTorch ${dtype}, ${threads} thread(s)`);
+    } catch (err) {
+      rows.push({ who: `PyTorch (${dtype} compute)`, threads, error: String(err.message).split('\n')[0] });
+      continue;
+    }
+    rows.push({
+      who: `PyTorch ${r.torch}, transformers ${r.transformers} (${dtype} compute, ${r.attention})`,
+      threads: r.threads,
+      tokens_per_second: r.tokens / r.forward_seconds,
+      tokens_per_second_whole_run: r.tokens / (r.load_seconds + r.forward_seconds),
+      forward_seconds: r.forward_seconds,
+      wall_seconds: r.load_seconds + r.forward_seconds,
+      forward_seconds_all: r.forward_seconds_all,
+      open_seconds: r.load_seconds,
+      peak_rss_mib: r.peak_rss_mib,
+      peak_anonymous_mib: r.peak_anonymous_mib,
+      peak_file_backed_mib: r.peak_file_backed_mib,
+      mapped_mib: mappedMib,
+      loss: r.loss,
+      dtype,
+      process_seconds: r.process_seconds,
+      cpu_seconds: r.process_cpu_seconds,
+      others_cpu_share: [r.others_cpu_share],
+      attempts: [r.attempts],
+      disturbed: r.disturbed,
+    });
+  }
+}
+
+// 5. The checks, the results, the table.
+const tblockLoss = rows.find((r) => r.who.startsWith('tblock')).loss;
+const f32Peers = rows.filter((r) => r.dtype === 'f32' && r.loss !== undefined);
+const lossCheck = {
+  tblock: tblockLoss,
+  pytorch_f32: f32Peers.map((r) => r.loss),
+  max_abs_difference: Math.max(...f32Peers.map((r) => Math.abs(r.loss - tblockLoss))),
+  tolerance: LOSS_TOLERANCE,
+};
+lossCheck.agree = f32Peers.length > 0 && lossCheck.max_abs_difference <= LOSS_TOLERANCE;
+
+const results = {
+  date: machine.date,
+  command: 'make bench-checkpoint',
+  machine,
+  checkpoint: { dir: DIR, files: checkpoint.files, mapped_bytes: checkpoint.mapped_bytes, parameters: measured.parameters, dtype: measured.dtype, reused: checkpoint.reused, write_seconds: checkpoint.write_seconds, spec: checkpoint.spec },
+  text: { source: 'crate/data/lesson-prose.txt', chars: text.chars, tokens: text.tokens, windows: measured.windows, context: CONTEXT },
+  runs_per_configuration: RUNS,
+  plan,
+  rows,
+  loss_check: lossCheck,
+  notes: haveTime ? [] : ['no /usr/bin/time (Debian package time): peak RSS of tblock not measured'],
+};
+mkdirSync(join(ROOT, 'bench'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'checkpoint.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const fmt = (x, digits = 1) => (x === null || x === undefined ? '—' : x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+console.log(`\ntblock eval vs PyTorch on a random Qwen2-0.5B-shaped bf16 checkpoint (${fmt(measured.parameters / 1e6, 0)} M parameters, ${fmt(mappedMib, 0)} MiB mapped),`);
+console.log(`one window of ${CONTEXT} positions (${text.chars} characters); ${machine.cpu}, nproc ${machine.nproc} (shared), load ${machine.load_average_before.join(' ')}, ${machine.date}; median of ${RUNS}\n`);
+const head = ['who', 'threads', 'tokens/s', 'forward s', 'whole run s', 'peak RSS MiB', 'RSS / mapped', 'loss', 'others\' CPU'];
+const table = rows.map((r) => r.error
+  ? [r.who, String(r.threads), `failed: ${r.error}`, '', '', '', '', '', '']
+  : [`${r.who}${r.disturbed ? ' (disturbed)' : ''}`, String(r.threads), fmt(r.tokens_per_second), fmt(r.forward_seconds, 2), fmt(r.wall_seconds, 2), fmt(r.peak_rss_mib, 0), r.peak_rss_mib ? `${(r.peak_rss_mib / mappedMib).toFixed(2)}x` : '—', r.loss.toFixed(6), r.others_cpu_share.map((x) => (x === null ? '—' : `${Math.round(x * 100)}%`)).join(' ')]);
+const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(line(head));
+for (const row of table) console.log(line(row));
+console.log(`\ntblock --plan: ${fmt(plan.expected_seconds, 1)} s expected at ${fmt(plan.measured_gflops_per_second, 1)} GFLOP/s (${fmt(plan.flops / 1e12, 2)} TFLOP); the run itself opens in ${fmt(plan.wall_seconds, 2)} s (peak RSS ${fmt(plan.peak_rss_mib, 0)} MiB)`);
+for (const r of rows.filter((x) => x.peak_anonymous_mib !== undefined)) {
+  console.log(`${r.who}, ${r.threads} thread(s): at most ${fmt(r.peak_anonymous_mib, 0)} MiB anonymous and ${fmt(r.peak_file_backed_mib, 0)} MiB file-backed resident (sampled every 50 ms)`);
+}
+console.log(`tblock --plan: at most ${fmt(plan.peak_anonymous_mib, 0)} MiB anonymous and ${fmt(plan.peak_file_backed_mib, 0)} MiB file-backed`);
+console.log(`tblock's forward s = its wall time minus --plan's; PyTorch's is the forward alone, its whole run = from_pretrained + one forward`);
+console.log(`others' CPU: what the rest of the machine used during each run (tblock) or the whole process (PyTorch), a share of the ${machine.nproc} cores`);
+console.log(`loss: tblock ${tblockLoss}, PyTorch f32 ${lossCheck.pytorch_f32.join(', ')}: |difference| ${lossCheck.max_abs_difference.toExponential(2)} ${lossCheck.agree ? '<=' : '>'} ${LOSS_TOLERANCE}`);
+console.log('wrote bench/checkpoint.json');
+if (!lossCheck.agree) {
+  console.error('bench-checkpoint: PyTorch\'s f32 loss and tblock\'s disagree: the comparison is not of the same computation');
+  process.exit(1);
+}
