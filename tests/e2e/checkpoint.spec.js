@@ -146,3 +146,35 @@ test('weights-src: an author\u2019s model folder on the site, fetched once and r
   expect(served.filter((n) => n === 'model.safetensors')).toHaveLength(1);
   expect(problems).toEqual([]);
 });
+
+test('weights-src: a download under way can be cancelled, and the widgets run their own model instead', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/index.html');
+  let asked = 0;
+  // The weights never arrive (a slow or stalled server): only the reader's Cancel ends the wait.
+  await page.route('**/course/slow/model.safetensors', () => {
+    asked++;
+  });
+  await page.route('**/course/slow-page.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title>
+<script type="module" src="/src/elements/index.js"></script></head><body>
+<tb-ablation model="shipped" weights-src="/course/slow/"></tb-ablation>
+<tb-stream model="shipped" weights-src="/course/slow/"></tb-stream>
+</body></html>`,
+    }),
+  );
+  await page.goto('/course/slow-page.html');
+  const ablation = page.locator('tb-ablation');
+  await expect(ablation.getByRole('status')).toHaveText('Loading the model from /course/slow/…');
+  await expect(page.locator('tb-stream').getByRole('status')).toHaveText('Loading the model from /course/slow/…');
+  await ablation.getByRole('button', { name: 'Cancel the download' }).click();
+  const said = 'weights-src "/course/slow/": the download was cancelled; using the model the widget runs without it';
+  await expect(ablation.getByRole('alert').first()).toHaveText(said);
+  await expect(page.locator('tb-stream').getByRole('alert').first()).toHaveText(said);
+  await expect(ablation.locator('.bars .bar')).toHaveCount(2); // the shipped model's two blocks
+  await expect(page.locator('tb-stream .cards li')).toHaveCount(2);
+  expect(asked).toBe(1);
+  // The cancelled request is the one failure: the download was stopped.
+  expect(problems.filter((p) => !p.includes('/course/slow/model.safetensors'))).toEqual([]);
+});

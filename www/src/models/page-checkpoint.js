@@ -6,7 +6,10 @@
 //   const load = pageCheckpoint(src, limit, onChange)    // limit: CharModel.checkpoint_limit()
 //     { state: 'loading' }  |  { state: 'ready', files }  |  { state: 'error', message }
 //   onChange() runs when it is loaded or fails (the widget re-renders)
-//   loadingView(load, src)   // what a widget shows meanwhile: a sentence and a progress bar
+//   loadingView(load, src)   // what a widget shows meanwhile: a sentence, a progress bar and Cancel
+//
+// Cancel stops the download for every widget that waits on it, as cancelling a dropped checkpoint
+// does: they say so and run the model they would run without weights-src.
 
 import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
@@ -34,11 +37,17 @@ export function pageCheckpoint(src, limit, onChange) {
   const key = weightsUrl.href;
   let load = loads.get(key);
   if (!load) {
-    load = { state: 'loading', waiting: new Set(), bars: new Set() };
+    load = { state: 'loading', waiting: new Set(), bars: new Set(), abort: new AbortController() };
     loads.set(key, load);
     fetchFiles(weightsUrl, limit, load).then(
       (files) => Object.assign(load, { state: 'ready', files }),
-      (err) => Object.assign(load, { state: 'error', message: `weights-src "${clipText(src)}" could not be read: ${err.message}` }),
+      (err) =>
+        Object.assign(load, {
+          state: 'error',
+          message: load.abort.signal.aborted
+            ? `weights-src "${clipText(src)}": the download was cancelled; using the model the widget runs without it`
+            : `weights-src "${clipText(src)}" could not be read: ${err.message}`,
+        }),
     ).finally(() => {
       for (const fn of load.waiting) fn();
       load.waiting.clear();
@@ -50,9 +59,11 @@ export function pageCheckpoint(src, limit, onChange) {
 }
 
 async function fetchFiles(weightsUrl, limit, load) {
+  const { signal } = load.abort;
   const weights = await fetchSameSite(weightsUrl, {
     label: clipText(weightsUrl.pathname),
     limit,
+    signal,
     tooLarge: (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`),
     onRead: (read, total) => {
       for (const bar of load.bars) {
@@ -66,6 +77,7 @@ async function fetchFiles(weightsUrl, limit, load) {
       label: `${name} beside the weights`,
       limit: CONFIG_LIMIT,
       tooLarge: (n) => new Error(`${name} beside the weights is over ${formatBytes(n)}; it should be a few KB`),
+      signal,
     });
     return new TextDecoder().decode(bytes);
   };
@@ -74,9 +86,13 @@ async function fetchFiles(weightsUrl, limit, load) {
   return { name: folder || 'model.safetensors', weights, config, vocab };
 }
 
-/** What a widget shows while its checkpoint loads: where from, and a bar that follows the bytes. */
+/**
+ * What a widget shows while its checkpoint loads: where from, a bar that follows the bytes, and a
+ * button that cancels the download (for every widget waiting on it).
+ */
 export function loadingView(load, src) {
   const bar = h('progress', { 'aria-label': 'Loading the model' });
   load.bars.add(bar);
-  return [h('p', { class: 'loading', role: 'status' }, `Loading the model from ${clipText(src, 60)}…`), bar];
+  const cancel = h('button', { type: 'button', class: 'cancel-download', onclick: () => load.abort?.abort() }, 'Cancel the download');
+  return [h('p', { class: 'loading', role: 'status' }, `Loading the model from ${clipText(src, 60)}…`), bar, cancel];
 }

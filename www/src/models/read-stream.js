@@ -34,8 +34,9 @@ export async function readStream(stream, { limit = Infinity, tooLarge, onRead = 
  * refused before any byte is read): `onRead(bytes so far, total or 0)` after each chunk. `label`
  * starts the message of a failed answer ("config.json beside the weights: the server answered 404").
  */
-export async function fetchSameSite(url, { label = '', limit, tooLarge, onRead = () => {} }) {
-  const response = await fetch(url, { mode: 'same-origin', credentials: 'same-origin' });
+export async function fetchSameSite(url, { label = '', limit, tooLarge, onRead = () => {}, signal }) {
+  // `signal` (an AbortController's) stops the download: the promise then rejects with an AbortError.
+  const response = await fetch(url, { mode: 'same-origin', credentials: 'same-origin', signal });
   if (!response.ok) throw new Error(`${label ? `${label}: ` : ''}the server answered ${response.status}`);
   const total = Number(response.headers.get('content-length')) || 0;
   if (total > limit) throw tooLarge(total, true);
