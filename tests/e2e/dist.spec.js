@@ -30,14 +30,15 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
 // module, loaded on need.
 // The widgets' languages (issue 20): the one-tag script carries the English, French and Chinese
-// catalogs: 351.5 KB with six widgets translated, so 356 KB.
-const BUDGET_GZIP = 356 * 1024;
+// catalogs: 351.5 KB with six widgets translated, 358.2 KB with ten, so 362 KB. (Fetching the
+// French and Chinese catalogs from beside the script, on need, would take them out again.)
+const BUDGET_GZIP = 362 * 1024;
 // The offline lesson carries every widget's first render since issue 18's prerender (declarative
 // shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
 // 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
 // languages (issue 20: i18n.js and the English catalog; the file carries only its page's language):
-// 402.9 KB, so 404 KB; six widgets' texts in the English catalog: 405.2 KB, so 408 KB.
-const LESSON_BUDGET_GZIP = 408 * 1024;
+// 402.9 KB, so 404 KB; six widgets' texts in the English catalog: 405.2 KB, ten: 407.5 KB, so 412 KB.
+const LESSON_BUDGET_GZIP = 412 * 1024;
 // The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
 const SERVED_LESSON = `${DIST}site/index.html`;

@@ -114,3 +114,24 @@ export function proseText(page, selector) {
     return walk(el).replace(/\s+/g, ' ').trim();
   }, selector);
 }
+
+/**
+ * Opens a page of `lang` holding `body` (the widgets as an author embeds them), served at `path`,
+ * and waits until every widget matching `selector` has rendered; returns the problems recorded.
+ */
+export async function openInLanguage(page, { path, lang, body, selector }) {
+  const problems = recordProblems(page);
+  const html = `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><title>languages</title>
+<link rel="stylesheet" href="/styles.css">
+<script type="module" src="/src/elements/index.js"></script>
+</head><body><main>${body}</main></body></html>`;
+  await page.route(`**${path}`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(path);
+  await page.evaluate((sel) => Promise.all([...document.querySelectorAll(sel)].map((el) => el.rendered)), selector);
+  return problems;
+}
+
+/** A number as Intl writes it in the page's own browser (its ICU decides the spaces). */
+export const intlInPage = (page, locale, x, options = {}) =>
+  page.evaluate(([l, v, o]) => new Intl.NumberFormat(l, o).format(v), [locale, x, options]);

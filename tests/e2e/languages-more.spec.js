@@ -3,26 +3,12 @@
 // (the expected numbers written by Intl in the page itself: Chromium's ICU decides the spaces).
 // The library's own messages stay English.
 import { test, expect } from '@playwright/test';
-import { recordProblems } from './helpers.js';
-
-const page = (lang, body) => `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><title>languages</title>
-<link rel="stylesheet" href="/styles.css">
-<script type="module" src="/src/elements/index.js"></script>
-</head><body><main>${body}</main></body></html>`;
+import { intlInPage, openInLanguage } from './helpers.js';
 
 const WIDGETS = 'tb-memory, tb-cost-chart, tb-moe, tb-param-table';
 
-async function open(p, lang, body) {
-  const problems = recordProblems(p);
-  await p.route('**/languages-more/test.html', (route) => route.fulfill({ contentType: 'text/html', body: page(lang, body) }));
-  await p.goto('/languages-more/test.html');
-  await p.evaluate((sel) => Promise.all([...document.querySelectorAll(sel)].map((el) => el.rendered)), WIDGETS);
-  return problems;
-}
-
-/** A number as Intl writes it in the page's own browser. */
-const intl = (p, locale, x, options = {}) => p.evaluate(([l, v, o]) => new Intl.NumberFormat(l, o).format(v), [locale, x, options]);
+const open = (p, lang, body) => openInLanguage(p, { path: '/languages-more/test.html', lang, body, selector: WIDGETS });
+const intl = intlInPage;
 const percent = (p, locale, x, digits = 0) => intl(p, locale, x, { style: 'percent', maximumFractionDigits: digits });
 
 /** The data cells of the row whose header is `name`. */

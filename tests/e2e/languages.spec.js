@@ -4,26 +4,13 @@
 // <tb-training-cost>; the other widgets are still English.)
 import { test, expect } from '@playwright/test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { recordProblems } from './helpers.js';
+import { intlInPage, openInLanguage } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const page = (lang, body) => `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><title>languages</title>
-<link rel="stylesheet" href="/styles.css">
-<script type="module" src="/src/elements/index.js"></script>
-</head><body><main>${body}</main></body></html>`;
-
-async function open(p, lang, body) {
-  const problems = recordProblems(p);
-  await p.route('**/languages/test.html', (route) => route.fulfill({ contentType: 'text/html', body: page(lang, body) }));
-  await p.goto('/languages/test.html');
-  await p.evaluate(() => Promise.all([...document.querySelectorAll('tb-masks, tb-training-cost, tb-number')].map((el) => el.rendered)));
-  return problems;
-}
-
-/** A number as Intl writes it in the page's own browser (its ICU decides the spaces). */
-const intl = (p, locale, x, options = {}) => p.evaluate(([l, v, o]) => new Intl.NumberFormat(l, o).format(v), [locale, x, options]);
+const open = (p, lang, body) =>
+  openInLanguage(p, { path: '/languages/test.html', lang, body, selector: 'tb-masks, tb-training-cost, tb-number' });
+const intl = intlInPage;
 
 const WIDGETS = '<p>GPT-2 small: <tb-number value="total_params"></tb-number></p><tb-masks tokens="3"></tb-masks><tb-training-cost></tb-training-cost>';
 

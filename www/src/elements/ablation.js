@@ -35,7 +35,8 @@ const CSS = `
 .details { font-variant-numeric: tabular-nums; }
 ${REPORTED_CSS}`;
 
-const MODES = { removed: 'removed (the stream passes it untouched)', overwritten: 'overwriting (its adds become assignments)' };
+/** The modes, each with the catalog key of its radio's label. */
+const MODES = { removed: 'ablation.modeRemoved', overwritten: 'ablation.modeOverwritten' };
 
 export class TbAblation extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'mode', 'results-src'];
@@ -68,31 +69,32 @@ export class TbAblation extends TbElement {
     this.#page = start.page;
     let mode = this.attr('mode', 'removed');
     if (!(mode in MODES)) {
-      this.warn(`mode "${clipText(mode)}" is not a mode: choose removed or overwritten; using removed`);
+      this.warn(this.t('ablation.badMode', { mode: clipText(mode) }));
       mode = 'removed';
     }
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked));
+    const { t, locale } = this;
+    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked), { t });
     this.#off = off;
-    const radios = Object.entries(MODES).map(([value, label]) => {
+    const radios = Object.entries(MODES).map(([value, key]) => {
       const id = `${this.uid}-mode-${value}`;
       const input = h('input', { type: 'radio', name: `${this.uid}-mode`, id, value, checked: value === mode });
       input.addEventListener('change', () => this.#draw(true));
-      return h('label', { htmlFor: id }, input, label);
+      return h('label', { htmlFor: id }, input, t(key));
     });
     const status = h('p', { class: 'muted status', 'aria-live': 'polite' });
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
-    const blocks = h('ul', { class: 'blocks', 'aria-label': 'Blocks' });
+    const blocks = h('ul', { class: 'blocks', 'aria-label': t('ablation.blocksLabel') });
     const details = h('p', { class: 'details', 'aria-live': 'polite' });
     const where = h('p', { class: 'muted where' });
     const reported = lib.reported_gpt2_small();
     this.#parts = { select, radios, status, error, chart, blocks, details, where };
 
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Take a block out'),
+      h('h3', {}, t('ablation.title')),
       control,
-      h('fieldset', { class: 'modes' }, h('legend', {}, 'Each block in turn'), radios),
+      h('fieldset', { class: 'modes' }, h('legend', {}, t('ablation.legend')), radios),
       error,
       status,
       chart,
@@ -103,12 +105,16 @@ export class TbAblation extends TbElement {
         read: (text) => (lib.check_results(text, 'ablate'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.ablation },
-        what: 'the loss with each block removed or overwriting',
-        columns: ['loss (nats)', 'removed', 'overwriting'],
+        what: t('ablation.what'),
+        columns: [t('ablation.colLoss'), t('ablation.colRemoved'), t('ablation.colOverwriting')],
         rows: (r) => [
-          ['intact', formatDecimal(r.intact, 3), ''],
-          ...r.blocks.map((b) => [`block ${b.block}`, formatDecimal(b.removed, 3), formatDecimal(b.overwritten, 3)]),
-          ['uniform guess (ln V)', formatDecimal(r.uniform, 3), ''],
+          [t('ablation.rowIntact'), formatDecimal(r.intact, 3, locale), ''],
+          ...r.blocks.map((b) => [
+            t('ablation.rowBlock', { block: formatInteger(b.block, locale) }),
+            formatDecimal(b.removed, 3, locale),
+            formatDecimal(b.overwritten, 3, locale),
+          ]),
+          [t('ablation.rowUniform'), formatDecimal(r.uniform, 3, locale), ''],
         ],
       }),
     );
@@ -128,8 +134,9 @@ export class TbAblation extends TbElement {
    */
   #measure(source) {
     const { status } = this.#parts;
+    const { t, locale } = this;
     return this.#measuring.measure(source, this.#page, this.#parts, async (run, current) => {
-      status.textContent = 'Reading the model…';
+      status.textContent = t('ablation.reading');
       const { info } = await run('info');
       if (!current()) return;
       const n = info.layers;
@@ -138,7 +145,7 @@ export class TbAblation extends TbElement {
       const queue = [['intact', 0]];
       for (let i = 0; i < n; i++) queue.push(['removed', i], ['overwritten', i]);
       const total = queue.length;
-      status.textContent = `Measuring ${formatInteger(total)} losses on the held-out text…`;
+      status.textContent = t('ablation.measuring', { count: total, total: formatInteger(total, locale) });
       this.#draw(true);
       for (const [k, [mode, block]] of queue.entries()) {
         const { found } = await run('loss', { mode, block });
@@ -152,8 +159,8 @@ export class TbAblation extends TbElement {
         }
         status.textContent =
           k + 1 < total
-            ? `Measuring… ${formatInteger(k + 1)} of ${formatInteger(total)} losses.`
-            : `${describe(info)}. Each loss scores ${formatInteger(r.tokens)} held-out positions.`;
+            ? t('ablation.progress', { count: total, done: formatInteger(k + 1, locale), total: formatInteger(total, locale) })
+            : t('ablation.done', { model: describe(info, t), count: r.tokens, tokens: formatInteger(r.tokens, locale) });
         this.#draw(true);
       }
     });
@@ -172,7 +179,7 @@ export class TbAblation extends TbElement {
     chart.replaceChildren(this.#svg(layout, mode));
     blocks.replaceChildren(
       ...r[mode].map((_, i) => {
-        const b = h('button', { type: 'button', 'aria-pressed': String(i === this.#chosen) }, `Block ${i}`);
+        const b = h('button', { type: 'button', 'aria-pressed': String(i === this.#chosen) }, this.t('ablation.blockButton', { block: formatInteger(i, this.locale) }));
         b.addEventListener('click', () => this.#choose(i));
         return h('li', {}, b);
       }),
@@ -189,8 +196,15 @@ export class TbAblation extends TbElement {
   #detailText() {
     const r = this.#results;
     const i = this.#chosen;
-    const n = (x) => (Number.isFinite(x) ? formatDecimal(x, 3) : '…');
-    return `Block ${i}: removed, the loss is ${n(r.removed[i])} nats; overwriting, ${n(r.overwritten[i])}. Intact: ${n(r.intact)}; a uniform guess: ${n(r.uniformLine)}.`;
+    const { t, locale } = this;
+    const n = (x) => (Number.isFinite(x) ? formatDecimal(x, 3, locale) : '…');
+    return t('ablation.detail', {
+      block: formatInteger(i, locale),
+      removed: n(r.removed[i]),
+      overwritten: n(r.overwritten[i]),
+      intact: n(r.intact),
+      uniform: n(r.uniformLine),
+    });
   }
 
   #svg(layout, mode) {
@@ -198,24 +212,32 @@ export class TbAblation extends TbElement {
     const { width, height, margin } = layout;
     const right = width - margin.right;
     const bottom = height - margin.bottom;
-    const n = (x) => formatDecimal(x, 2);
-    const label =
-      `Loss with each block ${mode === 'removed' ? 'removed' : 'overwriting the stream'}: ` +
-      r[mode].map((v, i) => `block ${i} ${Number.isFinite(v) ? n(v) : 'not yet measured'}`).join(', ') +
-      (Number.isFinite(r.intact) ? `; intact ${n(r.intact)}` : '') +
-      (Number.isFinite(r.uniformLine) ? `; uniform guess ${n(r.uniformLine)} (dotted)` : '') +
-      ' nats.';
+    const { t, locale } = this;
+    const n = (x) => formatDecimal(x, 2, locale);
+    const label = t(mode === 'removed' ? 'ablation.chartRemoved' : 'ablation.chartOverwritten', {
+      bars: r[mode]
+        .map((v, i) => t('ablation.chartBar', { block: formatInteger(i, locale), loss: Number.isFinite(v) ? n(v) : t('ablation.notMeasured') }))
+        .join(t('ablation.chartSeparator')),
+      intact: Number.isFinite(r.intact) ? t('ablation.chartIntact', { loss: n(r.intact) }) : '',
+      uniform: Number.isFinite(r.uniformLine) ? t('ablation.chartUniform', { loss: n(r.uniformLine) }) : '',
+    });
     return s(
       'svg',
       { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': label, class: 'bars' },
-      s('g', { class: 'grid' }, layout.yTicks.map((t) => s('line', { x1: margin.left, x2: right, y1: t.y, y2: t.y }))),
+      s('g', { class: 'grid' }, layout.yTicks.map((tick) => s('line', { x1: margin.left, x2: right, y1: tick.y, y2: tick.y }))),
       s(
         'g',
         { class: 'axis' },
         s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-        layout.yTicks.map((t) => s('text', { x: margin.left - 6, y: t.y + 4, 'text-anchor': 'end' }, formatDecimal(t.value, 1))),
-        layout.bars.map((b) => s('text', { x: b.cx, y: bottom + 15, 'text-anchor': 'middle' }, layout.bars.length > 1 && b.width < 30 ? String(b.index) : `block ${b.index}`)),
-        s('text', { class: 'axis-title', x: width - margin.right, y: bottom + 29, 'text-anchor': 'end' }, 'block'),
+        layout.yTicks.map((tick) => s('text', { x: margin.left - 6, y: tick.y + 4, 'text-anchor': 'end' }, formatDecimal(tick.value, 1, locale))),
+        layout.bars.map((b) =>
+          s(
+            'text',
+            { x: b.cx, y: bottom + 15, 'text-anchor': 'middle' },
+            layout.bars.length > 1 && b.width < 30 ? formatInteger(b.index, locale) : t('ablation.axisBlock', { block: formatInteger(b.index, locale) }),
+          ),
+        ),
+        s('text', { class: 'axis-title', x: width - margin.right, y: bottom + 29, 'text-anchor': 'end' }, t('ablation.axisTitle')),
       ),
       layout.bars
         .filter((b) => b.ready)
@@ -229,17 +251,28 @@ export class TbAblation extends TbElement {
           'g',
           {},
           s('line', { class: `line-${l.key}`, x1: margin.left, x2: right, y1: l.y, y2: l.y }),
-          s('text', { class: 'line-label', x: right + 4, y: l.y + 4 }, `${l.key === 'intact' ? 'intact' : 'uniform'} ${n(l.value)}`),
+          s('text', { class: 'line-label', x: right + 4, y: l.y + 4 }, t(l.key === 'intact' ? 'ablation.lineIntact' : 'ablation.lineUniform', { loss: n(l.value) })),
         ),
       ),
     );
   }
 }
 
-function describe(info) {
-  const t = info.training;
-  const made = t ? `, trained ${formatInteger(t.steps)} steps on this page's prose` : info.source === 'trained' ? ', trained on this page by you' : '';
-  return `${info.layers} blocks of width ${info.width}, ${formatInteger(info.n_params)} parameters${made}`;
+function describe(info, t) {
+  const { locale } = t;
+  const training = info.training;
+  const made = training
+    ? t('ablation.madeShipped', { count: training.steps, steps: formatInteger(training.steps, locale) })
+    : info.source === 'trained'
+      ? t('ablation.madeTrained')
+      : '';
+  return t('ablation.describe', {
+    count: info.layers,
+    layers: formatInteger(info.layers, locale),
+    width: formatInteger(info.width, locale),
+    params: formatInteger(info.n_params, locale),
+    made,
+  });
 }
 
 customElements.get('tb-ablation') || customElements.define('tb-ablation', TbAblation);

@@ -56,24 +56,25 @@ export class TbDepthLatency extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    const again = h('button', { type: 'button' }, 'Time again');
-    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, 'Timed in your browser, by its script, once this comes into view.');
+    const { t } = this;
+    const again = h('button', { type: 'button' }, t('latency.again'));
+    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, t('latency.waiting'));
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
-    const shares = h('ul', { class: 'shares', 'aria-label': 'Attention stage by sequence length' });
+    const shares = h('ul', { class: 'shares', 'aria-label': t('latency.sharesLabel') });
     const reported = lib.reported_latency();
     this.#parts = { again, status, error, chart, shares };
     again.addEventListener('click', () => this.#start());
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Depth is latency'),
-      h('p', {}, 'The same parameters in the blocks, spent four ways; one token through the stack, timed here.'),
+      h('h3', {}, t('latency.title')),
+      h('p', {}, t('latency.intro')),
       status,
       error,
       chart,
-      h('h4', {}, "Attention's share of one block's time"),
+      h('h4', {}, t('latency.sharesTitle')),
       shares,
       h('div', { class: 'buttons' }, again),
-      reportedFigure(reported.source, [...reported.depth, ...reported.attention]),
+      reportedFigure(reported.source, [...reported.depth, ...reported.attention], t),
     );
     this.#visible?.disconnect();
     this.#visible = new IntersectionObserver((entries) => {
@@ -106,7 +107,7 @@ export class TbDepthLatency extends TbElement {
     shares.replaceChildren();
     let stages;
     try {
-      stages = plan.seq_lens.map((t) => new this.#lib.AttentionTiming(t));
+      stages = plan.seq_lens.map((len) => new this.#lib.AttentionTiming(len));
     } catch (err) {
       return this.#fail(err);
     }
@@ -125,16 +126,21 @@ export class TbDepthLatency extends TbElement {
           this.#drawDepth();
         } else {
           stages[arg].run(1);
-          this.#drawShares(stages.map((t) => t.result()).filter((r) => r.runs > 0));
+          this.#drawShares(stages.map((stage) => stage.result()).filter((r) => r.runs > 0));
         }
       } catch (err) {
         return this.#fail(err);
       }
+      const { t, locale } = this;
       if (tasks.length) {
-        status.textContent = `Timing in this browser… ${formatInteger(total - tasks.length)} of ${formatInteger(total)}.`;
+        status.textContent = t('latency.timing', { done: formatInteger(total - tasks.length, locale), total: formatInteger(total, locale) });
         setTimeout(next, 0);
       } else {
-        status.textContent = `Timed just now in your browser: the median of ${formatInteger(DEPTH_RUNS)} timings for each stack (each of 20 tokens, one after another) and of ${formatInteger(STAGE_REPS)} for each length.`;
+        status.textContent = t('latency.timed', {
+          runs: formatInteger(DEPTH_RUNS, locale),
+          tokens: formatInteger(20, locale),
+          reps: formatInteger(STAGE_REPS, locale),
+        });
       }
     };
     setTimeout(next, 0);
@@ -142,29 +148,43 @@ export class TbDepthLatency extends TbElement {
 
   #drawDepth() {
     const box = this.#parts.chart;
-    const results = this.#timers.map((t) => t.result());
+    const { t, locale } = this;
+    const results = this.#timers.map((timer) => timer.result());
     const width = Math.round(box.clientWidth || 560);
     const layout = blockBarsLayout({ width, values: results.map((r) => (r.runs ? r.median_ms : null)), nice: true });
     const { margin, height } = layout;
     const bottom = height - margin.bottom;
-    const label =
-      'Median time of one token through the stack: ' +
-      results.map((r) => `${r.layers} blocks of width ${r.width} (${formatInteger(r.block_params)} block parameters): ${r.runs ? `${formatDecimal(r.median_ms, 3)} ms` : 'not yet timed'}`).join('; ') +
-      '.';
+    const label = t('latency.chartLabel', {
+      stacks: results
+        .map((r) =>
+          t('latency.chartStack', {
+            count: r.layers,
+            layers: formatInteger(r.layers, locale),
+            width: formatInteger(r.width, locale),
+            params: formatInteger(r.block_params, locale),
+            time: r.runs ? t('latency.ms', { ms: formatDecimal(r.median_ms, 3, locale) }) : t('latency.notTimed'),
+          }),
+        )
+        .join(t('latency.chartSeparator')),
+    });
     box.replaceChildren(
       s(
         'svg',
         { viewBox: `0 0 ${width} ${height + 16}`, width, height: height + 16, role: 'img', 'aria-label': label, class: 'bars' },
-        s('g', { class: 'grid' }, layout.yTicks.map((t) => s('line', { x1: margin.left, x2: width - margin.right, y1: t.y, y2: t.y }))),
+        s('g', { class: 'grid' }, layout.yTicks.map((tick) => s('line', { x1: margin.left, x2: width - margin.right, y1: tick.y, y2: tick.y }))),
         s(
           'g',
           { class: 'axis' },
           s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-          layout.yTicks.map((t) => s('text', { x: margin.left - 6, y: t.y + 4, 'text-anchor': 'end' }, formatDecimal(t.value, 3))),
-          s('text', { class: 'axis-title', x: margin.left, y: margin.top - 2 }, 'ms'),
+          layout.yTicks.map((tick) => s('text', { x: margin.left - 6, y: tick.y + 4, 'text-anchor': 'end' }, formatDecimal(tick.value, 3, locale))),
+          s('text', { class: 'axis-title', x: margin.left, y: margin.top - 2 }, t('latency.axisMs')),
           layout.bars.map((b, i) => [
-            s('text', { x: b.cx, y: bottom + 14, 'text-anchor': 'middle' }, `${results[i].layers} × ${results[i].width}`),
-            s('text', { class: 'axis-title', x: b.cx, y: bottom + 28, 'text-anchor': 'middle' }, formatInteger(results[i].block_params)),
+            s(
+              'text',
+              { x: b.cx, y: bottom + 14, 'text-anchor': 'middle' },
+              t('latency.axisStack', { layers: formatInteger(results[i].layers, locale), width: formatInteger(results[i].width, locale) }),
+            ),
+            s('text', { class: 'axis-title', x: b.cx, y: bottom + 28, 'text-anchor': 'middle' }, formatInteger(results[i].block_params, locale)),
           ]).flat(),
         ),
         layout.bars.filter((b) => b.ready).map((b) => s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height })),
@@ -173,18 +193,19 @@ export class TbDepthLatency extends TbElement {
   }
 
   #drawShares(results) {
-    const n3 = (x) => formatDecimal(x, 3);
+    const { t, locale } = this;
+    const n3 = (x) => formatDecimal(x, 3, locale);
     this.#parts.shares.replaceChildren(
       ...results.map((r) =>
         h(
           'li',
           {},
-          h('strong', {}, `T = ${formatInteger(r.seq_len)}`),
-          `attention stage ${n3(r.attention_ms)} ms of the block's ${n3(r.block_ms)} ms`,
+          h('strong', {}, t('latency.shareTitle', { seqLen: formatInteger(r.seq_len, locale) })),
+          t('latency.shareStage', { attention: n3(r.attention_ms), block: n3(r.block_ms) }),
           h('br'),
-          `share of the time: ${formatPercent(r.measured_share)}`,
+          t('latency.shareTime', { share: formatPercent(r.measured_share, locale) }),
           h('br'),
-          `share of the FLOPs: ${formatPercent(r.flops_share)}`,
+          t('latency.shareFlops', { share: formatPercent(r.flops_share, locale) }),
         ),
       ),
     );

@@ -13,12 +13,13 @@ import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
 import { modelSpec } from '../train/models.js';
 import { acquireMeasurer } from '../measure/runner.js';
 import { pageResults } from '../models/page-results.js';
+import { translator } from '../i18n.js';
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 export function shippedModelAttr(element) {
   const source = element.attr('model', 'six-blocks');
   if (source === 'six-blocks' || source === 'shipped') return source;
-  element.warn(`model "${clipText(source)}" is not a shipped model: choose six-blocks or shipped; using six-blocks`);
+  element.warn((element.t ?? translator('en'))('experiments.badModel', { model: clipText(source) }));
   return 'six-blocks';
 }
 
@@ -86,7 +87,8 @@ export class Measuring {
       error.hidden = true;
       this.#measurer ??= acquireMeasurer();
       const measurer = this.#measurer;
-      measurer.where.then((text) => (where.textContent = text));
+      const t = el.t ?? translator('en');
+      measurer.place.then(({ kind, reason }) => (where.textContent = kind === 'worker' ? t('experiments.whereWorker') : t('experiments.whereMainThread', { reason })));
       const run = (what, options) => {
         this.#current = measurer.measure(spec, what, options);
         return this.#current.done;
@@ -119,16 +121,25 @@ export class Measuring {
 /** The experiments' models, in their switcher's order: [value, label]. */
 const EXPERIMENT_MODELS = ['six-blocks', 'shipped', 'trained'].map((k) => [k, MODEL_LABELS[k]]);
 
+/** The catalog keys of the experiments' models' labels (a switcher given `t` shows these). */
+const MODEL_KEYS = {
+  'six-blocks': 'experiments.modelSixBlocks',
+  shipped: 'experiments.modelShipped',
+  trained: 'experiments.modelTrained',
+};
+
 /**
  * A labelled model switcher: `models` ([value, label]; by default the two shipped models and "the
  * model I trained", which is enabled once a run on the page has finished), and the reader's
  * checkpoint. `onPicked(source)` runs when the reader picks one, and again when a new model is
  * trained (or a checkpoint loaded) while it is picked. `start`: what startingModel gave
  * ({ source, page }: the author's files, offered first); `pick`: the element's ModelPick, which the
- * switcher shows and keeps up to date; `beside`: more controls for the same row. Returns
- * { control, select, off }.
+ * switcher shows and keeps up to date; `beside`: more controls for the same row; `t`: the widget's
+ * translator, for its label and the experiments' models' names (without it, English and `models`'
+ * labels as given). Returns { control, select, off }.
  */
-export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, onPicked, { models = EXPERIMENT_MODELS, beside = [] } = {}) {
+export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, onPicked, { models = EXPERIMENT_MODELS, beside = [], t = null } = {}) {
+  const label = (k, text) => (t && MODEL_KEYS[k] ? t(MODEL_KEYS[k]) : text);
   const source = pick.value ?? authors;
   const onPick = (picked) => {
     pick.value = picked;
@@ -138,8 +149,10 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
   const select = h(
     'select',
     { id },
-    page ? h('option', { value: 'page' }, `${MODEL_LABELS.page} (${clipText(page.name, 40)})`) : null,
-    models.map(([k, label]) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, label)),
+    page
+      ? h('option', { value: 'page' }, t ? t('experiments.modelPage', { name: clipText(page.name, 40) }) : `${MODEL_LABELS.page} (${clipText(page.name, 40)})`)
+      : null,
+    models.map(([k, text]) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, label(k, text))),
   );
   select.value = source;
   const picker = checkpointPicker({ uid, lib, select, onPick });
@@ -154,7 +167,7 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
     offTrained();
     picker.off();
   };
-  return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, 'Model'), select, beside), picker.panel), select, off };
+  return { control: h('div', {}, h('div', { class: 'controls' }, h('label', { htmlFor: id }, t ? t('experiments.model') : 'Model'), select, beside), picker.panel), select, off };
 }
 
 /** What the model is, in a sentence, from its info(): `trained` the page's latest run, `files` the
@@ -174,13 +187,13 @@ export function modelNote(info, trained, files, picked) {
   return `${size}, as initialised, before any training: its guesses are close to uniform.`;
 }
 
-/** GPT-2 small's reported figures (`items` of reported_gpt2_small()), labelled as quoted. */
-export function reportedFigure(source, items) {
+/** GPT-2 small's reported figures (`items` of reported_gpt2_small(), quoted as the library gives them), labelled as quoted in the language of `t`. */
+export function reportedFigure(source, items, t = translator('en')) {
   return h(
     'figure',
     { class: 'reported' },
-    h('figcaption', {}, `For comparison: ${source}.`),
-    h('ul', {}, items.map((r) => h('li', {}, `${r.what}: ${r.value}`))),
+    h('figcaption', {}, t('experiments.reportedCaption', { source })),
+    h('ul', {}, items.map((r) => h('li', {}, t('experiments.reportedItem', { what: r.what, value: r.value })))),
   );
 }
 
@@ -195,21 +208,22 @@ export function reportedFigure(source, items) {
  */
 export function comparisonFigure(element, { read, limit, quoted, what, columns, rows }) {
   const holder = h('div', { class: 'comparison' });
-  const quotedFigure = () => reportedFigure(quoted.source, quoted.items);
+  const t = element.t ?? translator('en');
+  const quotedFigure = () => reportedFigure(quoted.source, quoted.items, t);
   const src = element.attr('results-src', null);
   const show = (load) => {
     if (load.state === 'loading') {
-      return holder.replaceChildren(h('p', { class: 'muted', role: 'status' }, `Loading the measured figures from ${clipText(src, 60)}…`));
+      return holder.replaceChildren(h('p', { class: 'muted', role: 'status' }, t('experiments.loadingResults', { src: clipText(src, 60) })));
     }
     let problem = load.state === 'error' ? load.message : null;
     if (!problem) {
       try {
-        return holder.replaceChildren(measuredFigure(read(load.text), what, columns, rows));
+        return holder.replaceChildren(measuredFigure(read(load.text), what, columns, rows, t));
       } catch (err) {
-        problem = `results-src "${clipText(src)}": ${errorText(err)}`;
+        problem = t('experiments.resultsProblem', { src: clipText(src), error: errorText(err) });
       }
     }
-    holder.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${problem}. Showing the lesson's quoted figures instead.`), quotedFigure());
+    holder.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('experiments.showingQuoted', { problem })), quotedFigure());
   };
   if (src === null) holder.replaceChildren(quotedFigure());
   else {
@@ -220,18 +234,28 @@ export function comparisonFigure(element, { read, limit, quoted, what, columns, 
 }
 
 /** Figures measured by tblock: what on (model, size, storage, text, tokens), then a table. */
-function measuredFigure(results, what, columns, rows) {
+function measuredFigure(results, what, columns, rows, t) {
+  const { locale } = t;
   const m = results.measured;
-  const caption =
-    `Measured by ${m.by} on ${clipText(m.model, 60)} (${m.family}, ${formatInteger(m.parameters)} parameters stored as ${m.dtype}), ` +
-    `over ${formatInteger(m.tokens)} tokens of ${clipText(m.text, 60)} in ${formatInteger(m.windows)} window${m.windows === 1 ? '' : 's'} of ${formatInteger(m.context)}.`;
+  const caption = t('experiments.measuredCaption', {
+    by: m.by,
+    model: clipText(m.model, 60),
+    family: m.family,
+    parameters: formatInteger(m.parameters, locale),
+    dtype: m.dtype,
+    tokens: formatInteger(m.tokens, locale),
+    text: clipText(m.text, 60),
+    count: m.windows,
+    windows: formatInteger(m.windows, locale),
+    context: formatInteger(m.context, locale),
+  });
   return h(
     'figure',
     { class: 'reported measured' },
     h('figcaption', {}, caption),
     h(
       'div',
-      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Measured by tblock: ${what}` },
+      { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('experiments.measuredRegion', { what }) },
       h('table', {}, h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, rows(results).map(([label, ...cells]) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)))))),
     ),
   );

@@ -28,10 +28,11 @@ const CSS = `${LOSS_CHART_CSS}
 .swatch.post { color: var(--_feed-forward); }
 ${REPORTED_CSS}`;
 
+/** The settings, each with the catalog key of its label. */
 const FIELDS = [
-  { key: 'seed', label: 'Seed', fallback: 0 },
-  { key: 'steps', label: 'Steps', fallback: 300 },
-  { key: 'warmup', label: 'Warmup steps', fallback: 0 },
+  { key: 'seed', label: 'race.seed', fallback: 0 },
+  { key: 'steps', label: 'race.steps', fallback: 300 },
+  { key: 'warmup', label: 'race.warmup', fallback: 0 },
 ];
 
 let races = 0;
@@ -49,7 +50,7 @@ export class TbNormRace extends TbElement {
   #defaults; // the default text's reference losses, for the lines shown before a race
   #schedule = frameScheduler(
     () => this.#show(),
-    (err) => this.#fail(`could not draw the race: ${errorText(err)}`),
+    (err) => this.#fail(this.t('race.drawFailed', { error: errorText(err) })),
   );
 
   release() {
@@ -66,21 +67,22 @@ export class TbNormRace extends TbElement {
     if (this.#race && !this.#finished()) return; // keep a race's view
     this.#lib = lib;
     this.#defaults = lib.train_defaults().reference;
+    const { t, locale } = this;
     const inputs = {};
     const fields = FIELDS.map((f) => {
       const id = `${this.uid}-${f.key}`;
       let value = this.attr(f.key, String(f.fallback));
       if (!Number.isFinite(Number(value))) {
-        this.warn(`${f.key} "${clipText(value)}" is not a number; using ${f.fallback}`);
+        this.warn(t('race.notNumber', { name: f.key, value: clipText(value), fallback: formatInteger(f.fallback, locale) }));
         value = String(f.fallback);
       }
       inputs[f.key] = h('input', { id, type: 'number', step: 1, min: 0, value, inputMode: 'numeric' });
-      return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), inputs[f.key]);
+      return h('div', { class: 'field' }, h('label', { htmlFor: id }, t(f.label)), inputs[f.key]);
     });
-    const raceButton = h('button', { type: 'button', class: 'primary' }, 'Race');
-    const stopButton = h('button', { type: 'button', disabled: true }, 'Stop');
+    const raceButton = h('button', { type: 'button', class: 'primary' }, t('race.race'));
+    const stopButton = h('button', { type: 'button', disabled: true }, t('race.stop'));
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
-    const status = h('p', { class: 'status' }, 'Not started: six blocks of width 32 each, the same seed, batches and learning rate.');
+    const status = h('p', { class: 'status' }, t('race.notStarted', { width: formatInteger(32, locale) }));
     const chart = h('div', { class: 'chart' });
     const outcome = h('p', { class: 'outcome', 'aria-live': 'polite' });
     const where = h('p', { class: 'muted' });
@@ -89,20 +91,23 @@ export class TbNormRace extends TbElement {
     raceButton.addEventListener('click', () => this.#start());
     stopButton.addEventListener('click', () => this.#stop());
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Pre-LN against post-LN'),
-      h('fieldset', { class: 'fields' }, h('legend', { class: 'visually-hidden' }, 'Race settings'), fields),
+      h('h3', {}, t('race.title')),
+      h('fieldset', { class: 'fields' }, h('legend', { class: 'visually-hidden' }, t('race.settings')), fields),
       h('div', { class: 'buttons' }, raceButton, stopButton),
       error,
       status,
-      chartLegend([
-        ['pre', 'pre-LN: x + f(LN(x))'],
-        ['post', 'post-LN: LN(x + f(x))'],
-        ['reference', 'unigram and bigram losses (dashed: held-out points)'],
-      ]),
+      chartLegend(
+        [
+          ['pre', t('race.legendPre')],
+          ['post', t('race.legendPost')],
+          ['reference', t('race.legendReference')],
+        ],
+        t,
+      ),
       chart,
       outcome,
       where,
-      reportedFigure(reported.source, reported.findings),
+      reportedFigure(reported.source, reported.findings, t),
     );
     this.#observer?.disconnect();
     this.#observer = watchWidth(chart, () => this.#draw());
@@ -129,7 +134,7 @@ export class TbNormRace extends TbElement {
     const values = {};
     for (const f of FIELDS) {
       const text = this.#parts.inputs[f.key].value.trim();
-      if (text === '' || Number.isNaN(Number(text))) return this.#fail(`${f.label}: type a number`);
+      if (text === '' || Number.isNaN(Number(text))) return this.#fail(this.t('race.typeNumber', { field: this.t(f.label) }));
       values[f.key] = Number(text);
     }
     let pre;
@@ -152,7 +157,7 @@ export class TbNormRace extends TbElement {
       a.onmessage = (m) => this.#receive('pre', m);
       b.onmessage = (m) => this.#receive('post', m);
       this.#parts.where.textContent =
-        a.kind === 'worker' ? 'Both models train in background workers, side by side.' : `The models train on the page itself, in slices of a few milliseconds (${a.reason}).`;
+        a.kind === 'worker' ? this.t('race.whereWorker') : this.t('race.whereMainThread', { reason: a.reason });
     }
     const id = ++races;
     const side = () => ({ losses: [], heldOut: [], stepsDone: 0, done: false, stopped: null });
@@ -222,8 +227,9 @@ export class TbNormRace extends TbElement {
     const race = this.#race;
     if (!race || !this.#parts) return;
     const { pre, post } = race.sides;
-    const steps = formatInteger(race.steps);
-    this.#parts.status.textContent = `pre-LN: step ${formatInteger(pre.stepsDone)} of ${steps} · post-LN: step ${formatInteger(post.stepsDone)} of ${steps}`;
+    const { t, locale } = this;
+    const steps = formatInteger(race.steps, locale);
+    this.#parts.status.textContent = t('race.progress', { pre: formatInteger(pre.stepsDone, locale), post: formatInteger(post.stepsDone, locale), steps });
     this.#draw();
   }
 
@@ -238,22 +244,28 @@ export class TbNormRace extends TbElement {
     const reference = { unigram: r.unigram, bigram: r.bigram };
     const series = ['pre', 'post'].map((key) => ({ key, losses: race?.sides[key].losses ?? [], heldOut: race?.sides[key].heldOut ?? [] }));
     const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference });
-    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race) }));
+    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race, this.t) }));
   }
 }
 
-function chartLabel(race) {
-  if (!race) return 'Loss against step for a pre-LN and a post-LN model. No race yet: press Race.';
-  const n = (x) => formatDecimal(x, 3);
+function chartLabel(race, t) {
+  if (!race) return t('race.chartEmpty');
+  const { locale } = t;
+  const n = (x) => formatDecimal(x, 3, locale);
   const side = (name, s) => {
     const last = s.heldOut.at(-1);
-    return `${name}: step ${formatInteger(s.stepsDone)}${last ? `, held-out loss ${n(last.loss)} at step ${formatInteger(last.step)}` : ''}`;
+    return t('race.chartSide', {
+      name,
+      step: formatInteger(s.stepsDone, locale),
+      heldOut: last ? t('race.chartHeldOut', { loss: n(last.loss), step: formatInteger(last.step, locale) }) : '',
+    });
   };
   const r = race.reference;
-  return (
-    `Loss against step. ${side('pre-LN', race.sides.pre)}; ${side('post-LN', race.sides.post)}.` +
-    (r ? ` Reference lines: unigram ${n(r.unigram)}, bigram ${n(r.bigram)} nats.` : '')
-  );
+  return t('race.chartLabel', {
+    pre: side('pre-LN', race.sides.pre),
+    post: side('post-LN', race.sides.post),
+    reference: r ? t('race.chartReference', { unigram: n(r.unigram), bigram: n(r.bigram) }) : '',
+  });
 }
 
 customElements.get('tb-norm-race') || customElements.define('tb-norm-race', TbNormRace);

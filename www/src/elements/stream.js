@@ -14,7 +14,7 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { linearScale } from '../charts/cost-layout.js';
 import { roundTicks } from '../charts/loss-layout.js';
-import { formatDecimal, formatPercent } from '../format.js';
+import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
 const CSS = `
@@ -60,24 +60,28 @@ export class TbStream extends TbElement {
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
     this.#page = start.page;
     this.#off?.();
-    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked));
+    const { t, locale } = this;
+    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked), { t });
     this.#off = off;
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
-    const cards = h('ul', { class: 'cards', 'aria-label': 'Each block' });
+    const cards = h('ul', { class: 'cards', 'aria-label': t('stream.cardsLabel') });
     const note = h('p', { class: 'muted' });
     const where = h('p', { class: 'muted where' });
     const reported = lib.reported_gpt2_small();
     this.#parts = { select, error, chart, cards, note, where };
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'The stream, block by block'),
+      h('h3', {}, t('stream.title')),
       control,
       error,
-      chartLegend([
-        ['attention', 'what attention adds'],
-        ['feed-forward', 'what the feed-forward adds'],
-        [null, '(each as a share of the stream it read; medians over positions)'],
-      ]),
+      chartLegend(
+        [
+          ['attention', t('stream.legendAttention')],
+          ['feed-forward', t('stream.legendFeedForward')],
+          [null, t('stream.legendNote')],
+        ],
+        t,
+      ),
       chart,
       cards,
       note,
@@ -86,16 +90,16 @@ export class TbStream extends TbElement {
         read: (text) => (lib.check_results(text, 'stream'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.stream },
-        what: 'the stream around each block',
-        columns: ['median', 'stream norm', 'attention adds', 'feed-forward adds', 'cosine in, out'],
+        what: t('stream.what'),
+        columns: [t('stream.colMedian'), t('stream.colNorm'), t('stream.colAttention'), t('stream.colFeedForward'), t('stream.colCosine')],
         rows: (r) => [
-          ['embedding', formatDecimal(r.embedding_norm, 2), '', '', ''],
+          [t('stream.rowEmbedding'), formatDecimal(r.embedding_norm, 2, locale), '', '', ''],
           ...r.blocks.map((b) => [
-            `block ${b.block}`,
-            formatDecimal(b.stream_norm, 2),
-            formatPercent(b.attention_fraction),
-            formatPercent(b.feed_forward_fraction),
-            formatDecimal(b.cosine_in_out, 3),
+            t('stream.rowBlock', { block: formatInteger(b.block, locale) }),
+            formatDecimal(b.stream_norm, 2, locale),
+            formatPercent(b.attention_fraction, locale),
+            formatPercent(b.feed_forward_fraction, locale),
+            formatDecimal(b.cosine_in_out, 3, locale),
           ]),
         ],
       }),
@@ -126,30 +130,38 @@ export class TbStream extends TbElement {
     const width = Math.max(240, Math.round(this.#observer.width || 560));
     if (!force && width === this.#drawnWidth) return;
     this.#drawnWidth = width;
-    chart.replaceChildren(addsChart(width, st));
-    const n = (x) => formatDecimal(x, 2);
+    const { t, locale } = this;
+    chart.replaceChildren(addsChart(width, st, t));
+    const n = (x) => formatDecimal(x, 2, locale);
     cards.replaceChildren(
       ...st.blocks.map((b) =>
         h(
           'li',
           {},
-          h('strong', {}, `Block ${b.block}`),
-          `stream in: ${n(b.stream_norm)}`,
+          h('strong', {}, t('stream.cardTitle', { block: formatInteger(b.block, locale) })),
+          t('stream.cardIn', { norm: n(b.stream_norm) }),
           h('br'),
-          `attention adds ${n(b.attention_norm)} (${formatPercent(b.attention_fraction)})`,
+          t('stream.cardAttention', { norm: n(b.attention_norm), share: formatPercent(b.attention_fraction, locale) }),
           h('br'),
-          `feed-forward adds ${n(b.feed_forward_norm)} (${formatPercent(b.feed_forward_fraction)})`,
+          t('stream.cardFeedForward', { norm: n(b.feed_forward_norm), share: formatPercent(b.feed_forward_fraction, locale) }),
           h('br'),
-          `cos(in, out): ${formatDecimal(b.cosine_in_out, 3)}`,
+          t('stream.cardCosine', { cosine: formatDecimal(b.cosine_in_out, 3, locale) }),
         ),
       ),
     );
-    note.textContent = `The tables start the stream at a norm of ${n(st.embedding_norm)}. Medians over ${st.positions.toLocaleString('en-US')} positions of the held-out text; ${st.info.layers} blocks of width ${st.info.width}.`;
+    note.textContent = t('stream.note', {
+      norm: n(st.embedding_norm),
+      positions: formatInteger(st.positions, locale),
+      count: st.info.layers,
+      layers: formatInteger(st.info.layers, locale),
+      width: formatInteger(st.info.width, locale),
+    });
   }
 }
 
 /** Grouped bars: per block, attention's and the feed-forward's share of the stream they read. */
-function addsChart(width, st) {
+function addsChart(width, st, t) {
+  const { locale } = t;
   const margin = { left: 44, right: 12, top: 10, bottom: 34 };
   const height = 190;
   const top = Math.max(0.5, ...st.blocks.flatMap((b) => [b.attention_fraction, b.feed_forward_fraction]));
@@ -158,21 +170,34 @@ function addsChart(width, st) {
   const slot = (width - margin.left - margin.right) / st.blocks.length;
   const bar = Math.max(4, Math.min(22, slot * 0.35));
   const bottom = height - margin.bottom;
-  const label =
-    'Share of the stream each sublayer adds, per block: ' +
-    st.blocks.map((b) => `block ${b.block}: attention ${formatPercent(b.attention_fraction)}, feed-forward ${formatPercent(b.feed_forward_fraction)}`).join('; ') +
-    '.';
+  const label = t('stream.chartLabel', {
+    blocks: st.blocks
+      .map((b) =>
+        t('stream.chartBlock', {
+          block: formatInteger(b.block, locale),
+          attention: formatPercent(b.attention_fraction, locale),
+          feedForward: formatPercent(b.feed_forward_fraction, locale),
+        }),
+      )
+      .join(t('stream.chartSeparator')),
+  });
   return s(
     'svg',
     { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': label, class: 'adds' },
-    s('g', { class: 'grid' }, ticks.map((t) => s('line', { x1: margin.left, x2: width - margin.right, y1: y.map(t), y2: y.map(t) }))),
+    s('g', { class: 'grid' }, ticks.map((v) => s('line', { x1: margin.left, x2: width - margin.right, y1: y.map(v), y2: y.map(v) }))),
     s(
       'g',
       { class: 'axis' },
       s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-      ticks.map((t) => s('text', { x: margin.left - 6, y: y.map(t) + 4, 'text-anchor': 'end' }, formatPercent(t))),
-      st.blocks.map((b, i) => s('text', { x: margin.left + slot * (i + 0.5), y: bottom + 15, 'text-anchor': 'middle' }, slot < 48 ? String(b.block) : `block ${b.block}`)),
-      s('text', { x: width - margin.right, y: bottom + 28, 'text-anchor': 'end' }, 'block'),
+      ticks.map((v) => s('text', { x: margin.left - 6, y: y.map(v) + 4, 'text-anchor': 'end' }, formatPercent(v, locale))),
+      st.blocks.map((b, i) =>
+        s(
+          'text',
+          { x: margin.left + slot * (i + 0.5), y: bottom + 15, 'text-anchor': 'middle' },
+          slot < 48 ? formatInteger(b.block, locale) : t('stream.axisBlock', { block: formatInteger(b.block, locale) }),
+        ),
+      ),
+      s('text', { x: width - margin.right, y: bottom + 28, 'text-anchor': 'end' }, t('stream.axisTitle')),
     ),
     st.blocks.flatMap((b, i) => {
       const cx = margin.left + slot * (i + 0.5);

@@ -8,6 +8,7 @@
 //   const { found, info } = await job.done;        // rejects with the library's message
 //   job.cancel();                                   // a newer choice replaces it
 //   (await measurer.kind)                           // 'worker' or 'main-thread'; measurer.where: a sentence
+//   (await measurer.place)                          // { kind, reason }: for a sentence in the reader's language
 //
 // A model's weights go to the worker once: later jobs on the same model send its key only (and send
 // the weights again if the worker has let that model go).
@@ -74,7 +75,9 @@ export function acquireMeasurer() {
   const mine = new Set();
   return {
     kind: m.backend.then((b) => b.kind),
-    /** Where the measuring happens, in a sentence for the reader. */
+    /** Where the measuring happens: { kind, reason } (a widget words it in its reader's language). */
+    place: m.backend.then((b) => ({ kind: b.kind, reason: b.reason })),
+    /** Where the measuring happens, in a sentence for the reader (in English). */
     where: m.backend.then((b) =>
       b.kind === 'worker'
         ? 'Measured in a background worker: the page stays responsive.'
