@@ -29,8 +29,7 @@ const loading = new Map(); // locale -> promise of its catalog being in `catalog
 
 /** Make sure `locale`'s catalog is here (a shipped one is imported once); resolves when it is. */
 export function loadLanguage(locale) {
-  if (catalogs.has(locale) && !SHIPPED[locale]) return Promise.resolve();
-  if (!SHIPPED[locale]) return Promise.resolve();
+  if (!SHIPPED[locale]) return Promise.resolve(); // English, or a language the page added
   if (!loading.has(locale)) {
     loading.set(
       locale,

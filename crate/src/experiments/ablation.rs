@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::subject::Subject;
 use crate::error::Result;
 use crate::nn::BlockMode;
-use crate::train::evaluate::{check_windows, mean_loss, windows};
+use crate::train::evaluate::{check_windows, windows};
 
 /// One block's two losses.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -42,7 +42,7 @@ pub fn ablate<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Ablat
         if let Some((i, mode)) = block {
             modes[i] = mode;
         }
-        Ok::<_, crate::error::Error>(mean_loss(model.score(&all, &modes)?, all.len(), p))
+        model.loss(&all, &modes)
     };
     let intact = run(None)?;
     let blocks = (0..n)

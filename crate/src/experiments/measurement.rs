@@ -8,9 +8,10 @@ use serde::Serialize;
 
 use super::check_text;
 use super::stream::{StreamAccumulator, StreamStats};
+use super::subject::Subject;
 use crate::error::{Error, Result};
 use crate::nn::{BlockMode, TrainableGpt};
-use crate::train::evaluate::{mean_loss, score_windows, windows, Evaluation};
+use crate::train::evaluate::{mean_loss, windows, Evaluation};
 
 /// What to measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,23 +78,22 @@ impl Measurement {
         let end = (self.next + count.max(1)).min(self.windows.len());
         let group: Vec<&[usize]> = self.windows[self.next..end].iter().map(|w| w.as_slice()).collect();
         let n = model.shape.n_layers;
-        let saved = std::mem::replace(&mut model.block_modes, vec![BlockMode::Intact; n]);
+        let mut modes = vec![BlockMode::Intact; n];
         if let Measure::Loss { mode, block } = self.what {
             if mode != BlockMode::Intact {
-                model.block_modes[block] = mode;
+                modes[block] = mode;
             }
         }
-        let result = (|| {
-            for part in group.chunks(model.max_batch()) {
-                match &mut self.gathered {
-                    Gathered::Loss(total) => *total += score_windows(model, part)?,
-                    Gathered::Stream(acc) => acc.add(model, part)?,
-                }
+        match &mut self.gathered {
+            // Subject::score puts the model's own block modes back afterwards.
+            Gathered::Loss(total) => *total += model.score(&group, &modes)?,
+            Gathered::Stream(acc) => {
+                let saved = std::mem::replace(&mut model.block_modes, modes);
+                let gathered = model.gather_stream(&group, acc);
+                model.block_modes = saved;
+                gathered?;
             }
-            Ok(())
-        })();
-        model.block_modes = saved;
-        result?;
+        }
         self.next = end;
         Ok(())
     }

@@ -10,7 +10,7 @@ use super::stream::StreamAccumulator;
 use crate::error::{Error, Result};
 use crate::nn::decoder::{Decoder, WeightSource};
 use crate::nn::{BlockMode, BlockStreams, TrainableGpt};
-use crate::train::evaluate::score_windows;
+use crate::train::evaluate::{check_windows, mean_loss, score_windows, windows, Evaluation};
 
 /// A model the experiments can measure.
 pub trait Subject {
@@ -22,6 +22,19 @@ pub trait Subject {
     fn score(&mut self, windows: &[&[usize]], modes: &[BlockMode]) -> Result<f64>;
     /// The stream around every block (every block intact) over `windows`, into `acc`.
     fn gather_stream(&mut self, windows: &[&[usize]], acc: &mut StreamAccumulator) -> Result<()>;
+
+    /// The protocol's loss over `windows` with the blocks in `modes`.
+    fn loss(&mut self, windows: &[&[usize]], modes: &[BlockMode]) -> Result<Evaluation> {
+        Ok(mean_loss(self.score(windows, modes)?, windows.len(), self.window()))
+    }
+}
+
+/// The protocol's loss on `ids` (which must hold one of its windows), every block intact.
+pub fn evaluate_intact<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Evaluation> {
+    check_windows(ids, model.window())?;
+    let all: Vec<&[usize]> = windows(ids, model.window()).collect();
+    let modes = vec![BlockMode::Intact; model.n_layers()];
+    model.loss(&all, &modes)
 }
 
 fn intact_only(modes: &[BlockMode]) -> Result<()> {

@@ -20,7 +20,7 @@ import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
 import { CONFIG_LIMIT } from './your-model.js';
-import { fetchSameSite } from './read-stream.js';
+import { fetchSameSite, siteUrl } from './read-stream.js';
 import { modelLabel, modelSwitcher, modelSwitcherSheet } from '../controls/model-switcher.js';
 
 export { modelSwitcherSheet };
@@ -128,13 +128,8 @@ export class ModelChoice {
       }
       return script.textContent;
     }
-    let url;
-    try {
-      url = new URL(src, el.ownerDocument.baseURI);
-    } catch {
-      url = null;
-    }
-    if (!url || !/\.json$/i.test(url.pathname) || url.origin !== globalThis.location?.origin) {
+    const url = siteUrl(src);
+    if (!url || !/\.json$/i.test(url.pathname)) {
       note(`config-src "${clipText(src)}" is not a .json file on this site: give a URL of this site ending in .json, or "#id" of a <script type="application/json">`);
       return undefined;
     }

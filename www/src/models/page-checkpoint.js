@@ -14,20 +14,15 @@
 import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { fetchSameSite } from './read-stream.js';
+import { fetchSameSite, siteUrl } from './read-stream.js';
 import { CONFIG_LIMIT } from './your-model.js';
 
 const loads = new Map(); // URL -> { state, files | message, waiting: Set of callbacks, bars: Set of <progress> }
 
 /** The checkpoint at `src` (weights of at most `limit` bytes): loaded, loading or failed. */
 export function pageCheckpoint(src, limit, onChange) {
-  let base;
-  try {
-    base = new URL(src, document.baseURI);
-  } catch {
-    base = null;
-  }
-  if (!base || base.origin !== location.origin || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname))) {
+  const base = siteUrl(src);
+  if (!base || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname))) {
     return {
       state: 'error',
       message: `weights-src "${clipText(src)}" is not a model on this site: give the URL of a folder tblock train wrote (ending in /) or of its model.safetensors, on this page's site`,

@@ -9,19 +9,14 @@
 
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { fetchSameSite } from './read-stream.js';
+import { fetchSameSite, siteUrl } from './read-stream.js';
 
 const loads = new Map(); // URL -> { state, text | message, waiting: Set of callbacks }
 
 /** The results file at `src` (at most `limit` bytes): fetched, being fetched, or failed. */
 export function pageResults(src, limit, onChange) {
-  let url;
-  try {
-    url = new URL(src, document.baseURI);
-  } catch {
-    url = null;
-  }
-  if (!url || url.origin !== location.origin || !/\.json$/i.test(url.pathname)) {
+  const url = siteUrl(src);
+  if (!url || !/\.json$/i.test(url.pathname)) {
     return { state: 'error', message: `results-src "${clipText(src)}" is not a results file on this site: give the URL of the .json file tblock printed, on this page's site` };
   }
   let load = loads.get(url.href);

@@ -28,6 +28,16 @@ export async function readStream(stream, { limit = Infinity, tooLarge, onRead = 
   return new Blob(chunks).arrayBuffer();
 }
 
+/** `src` (an attribute's URL, relative to the page) as a URL on the page's own site, or null. */
+export function siteUrl(src) {
+  try {
+    const url = new URL(src, document.baseURI);
+    return url.origin === location.origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The bytes at `url`, fetched from the page's own site only (mode same-origin: a redirect to
  * another site fails instead of leaving it), at most `limit` of them (a Content-Length past it is

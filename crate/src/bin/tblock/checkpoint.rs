@@ -13,11 +13,10 @@ use transformer_block::cost::forward_flops_per_token;
 use transformer_block::experiments::ablation::ablate;
 use transformer_block::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
 use transformer_block::experiments::stream::stream_stats;
-use transformer_block::experiments::subject::{DecoderRun, Subject};
-use transformer_block::nn::BlockMode;
+use transformer_block::experiments::subject::{evaluate_intact, DecoderRun};
 use transformer_block::numbers::thousands;
 use transformer_block::train::corpus::LESSON_PROSE;
-use transformer_block::train::evaluate::{mean_loss, windows};
+use transformer_block::train::evaluate::windows;
 
 use super::files::read_text;
 use super::json as pretty;
@@ -164,9 +163,7 @@ pub fn run(
     let mut subject = DecoderRun { decoder: &mut checkpoint.decoder, window, tick: &mut tick };
     let out = match experiment {
         Experiment::Eval => {
-            let all: Vec<&[usize]> = windows(&ids, window).collect();
-            let modes = vec![BlockMode::Intact; subject.n_layers()];
-            let e = mean_loss(subject.score(&all, &modes).map_err(at)?, all.len(), window);
+            let e = evaluate_intact(&mut subject, &ids).map_err(at)?;
             pretty(&json!({ "loss": e.loss, "tokens": e.tokens, "measured": measured }))
         }
         Experiment::Ablate => pretty(&MeasuredAblation { ablation: ablate(&mut subject, &ids).map_err(at)?, measured }),
