@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::config::ModelConfig;
 use crate::count::{check_batch_and_seq_len, count_params, Group, ParamCount, Part, Tensor};
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 
 /// One line of the forward cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -296,7 +297,11 @@ pub const MAX_CURVE_POINTS: u64 = 512;
 /// The cost chart's data: `n_points` sequence lengths from 1 to the context, log-spaced.
 pub fn cost_curve(config: &ModelConfig, n_points: u64) -> Result<CostCurve> {
     if !(2..=MAX_CURVE_POINTS).contains(&n_points) {
-        return Err(Error::out_of_range("points", n_points, format!("choose 2 to {MAX_CURVE_POINTS}")));
+        return Err(Error::out_of_range(
+            "points",
+            n_points,
+            Phrase::of(messages::CHOOSE_POINTS).count("max", MAX_CURVE_POINTS),
+        ));
     }
     let context = config.context;
     let mut lengths: Vec<u64> = (0..n_points)

@@ -1,21 +1,9 @@
 //! Plain-text number formatting for messages and the command line. (The page formats with
 //! `Intl.NumberFormat`; this is for text the crate itself writes.)
 
-pub use crate::error::short_digits;
+pub use crate::digits::{short_digits, thousands};
 use crate::error::{Error, Result};
-
-/// 124439808 -> "124,439,808".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::messages::{self, Phrase};
 
 /// A count typed into the page arrives as a JavaScript number: accept it only if it is a whole,
 /// non-negative number that a `u64` holds exactly.
@@ -24,7 +12,8 @@ pub fn whole_number(what: &str, x: f64) -> Result<u64> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= MAX_SAFE {
         Ok(x as u64)
     } else if x.is_finite() && x > MAX_SAFE {
-        Err(Error::out_of_range(what, x, "it is far too large: give a whole number up to 9,007,199,254,740,991"))
+        let allowed = Phrase::of(messages::WHOLE_UP_TO).count("max", MAX_SAFE as u64);
+        Err(Error::out_of_range(what, x, allowed))
     } else {
         Err(Error::out_of_range(what, x, "it must be a whole number (0, 1, 2, ...)"))
     }

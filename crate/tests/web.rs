@@ -30,7 +30,7 @@ fn string(object: &JsValue, key: &str) -> String {
 
 #[wasm_bindgen_test]
 fn presets_lists_the_eight_models_tiny_gpt_first() {
-    let presets = web::presets().map_err(JsValue::from).expect("presets()");
+    let presets = web::presets().expect("presets()");
     assert!(Array::is_array(&presets), "presets() must return an array, got {presets:?}");
     let presets = Array::from(&presets);
     assert_eq!(presets.length(), 8);
@@ -39,7 +39,7 @@ fn presets_lists_the_eight_models_tiny_gpt_first() {
 
 #[wasm_bindgen_test]
 fn presets_carry_gpt2_small_shape() {
-    let presets = Array::from(&web::presets().map_err(JsValue::from).expect("presets()"));
+    let presets = Array::from(&web::presets().expect("presets()"));
     let gpt2 = presets.iter().find(|p| string(p, "name") == "gpt2-small").expect("a gpt2-small preset");
     assert_eq!(string(&gpt2, "family"), "gpt2");
     assert_eq!(number(&gpt2, "vocab_size"), 50257.0);
@@ -51,14 +51,14 @@ fn presets_carry_gpt2_small_shape() {
 }
 
 /// The message of the `Error` a facade call returned.
-fn error_message(result: Result<JsValue, wasm_bindgen::JsError>) -> String {
-    let err = JsValue::from(result.expect_err("the call must fail"));
+fn error_message(result: Result<JsValue, JsValue>) -> String {
+    let err = result.expect_err("the call must fail");
     string(&err, "message")
 }
 
 #[wasm_bindgen_test]
 fn count_gpt2_small_has_its_released_parameter_count() {
-    let report = web::count("gpt2-small", 8.0, 1.0).map_err(JsValue::from).expect("count()");
+    let report = web::count("gpt2-small", 8.0, 1.0).expect("count()");
     assert_eq!(number(&report, "total_params"), 124_439_808.0);
     assert!(number(&report, "non_embedding_params") < 124_439_808.0);
     assert!(number(&report, "forward_flops_per_token") > 0.0);
@@ -136,7 +136,7 @@ fn rounded(xs: &[f64]) -> Vec<f64> {
 
 #[wasm_bindgen_test]
 fn layernorm_example_from_javascript() {
-    let r = web::example_layernorm(list(&[1.0, 2.0, 3.0, 4.0])).map_err(JsValue::from).unwrap();
+    let r = web::example_layernorm(list(&[1.0, 2.0, 3.0, 4.0])).unwrap();
     assert_eq!(number(&r, "mean"), 2.5);
     assert_eq!(number(&r, "variance"), 1.25);
     assert_eq!(rounded(&numbers(&r, "output")), vec![-1.342, -0.447, 0.447, 1.342]);
@@ -144,17 +144,17 @@ fn layernorm_example_from_javascript() {
 
 #[wasm_bindgen_test]
 fn moe_routing_and_tiny_gpt_examples_from_javascript() {
-    let r = web::example_moe_routing(list(&[2.0, 1.0, 0.5, -1.0]), 2.0).map_err(JsValue::from).unwrap();
+    let r = web::example_moe_routing(list(&[2.0, 1.0, 0.5, -1.0]), 2.0).unwrap();
     assert_eq!(rounded(&numbers(&r, "gates")), vec![0.731, 0.269]);
     assert_eq!(numbers(&r, "skipped"), vec![2.0, 3.0]);
-    let t = web::example_tiny_gpt(list(&[3.0, 1.0, 4.0, 1.0, 5.0]), 0.0).map_err(JsValue::from).unwrap();
+    let t = web::example_tiny_gpt(list(&[3.0, 1.0, 4.0, 1.0, 5.0]), 0.0).unwrap();
     assert_eq!(number(&t, "n_params"), 27_328.0);
     assert_eq!(numbers(&t, "logits_shape"), vec![5.0, 50.0]);
 }
 
 #[wasm_bindgen_test]
 fn garbage_from_javascript_gets_a_message_and_the_instance_keeps_working() {
-    let cases: Vec<(Result<JsValue, wasm_bindgen::JsError>, &str)> = vec![
+    let cases: Vec<(Result<JsValue, JsValue>, &str)> = vec![
         (
             web::example_layernorm(JsValue::from_str("1,2,3")),
             "the vector could not be read: expected a list of numbers",
@@ -177,13 +177,13 @@ fn garbage_from_javascript_gets_a_message_and_the_instance_keeps_working() {
         assert!(message.starts_with(expected), "got: {message}\nwant: {expected}");
     }
     // After all that, the same instance still answers.
-    let report = web::count("gpt2-small", 1024.0, 1.0).map_err(JsValue::from).unwrap();
+    let report = web::count("gpt2-small", 1024.0, 1.0).unwrap();
     assert_eq!(number(&report, "total_params"), 124_439_808.0);
 }
 
 #[wasm_bindgen_test]
 fn config_families_lists_the_six_a_config_json_may_name() {
-    let families = web::config_families().map_err(JsValue::from).expect("config_families()");
+    let families = web::config_families().expect("config_families()");
     let families: Vec<String> = Array::from(&families).iter().map(|f| f.as_string().expect("a name")).collect();
     assert_eq!(families, ["gpt2", "llama", "mistral", "mixtral", "qwen2", "gpt_neox"]);
 }

@@ -10,7 +10,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 use transformer_block::web;
@@ -162,9 +162,9 @@ impl Picks {
 }
 
 /// A result, or an error with a message a widget can show.
-fn check<T>(what: &str, result: Result<T, JsError>) {
+fn check<T>(what: &str, result: Result<T, JsValue>) {
     if let Err(err) = result {
-        let value = JsValue::from(err);
+        let value = err;
         let message =
             Reflect::get(&value, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
         assert!(!message.trim().is_empty(), "{what}: an error without a message");
@@ -174,6 +174,11 @@ fn check<T>(what: &str, result: Result<T, JsError>) {
             message.chars().count(),
             message.chars().take(200).collect::<String>()
         );
+        // The same message as data, for the page to word in the reader's language (messages.rs).
+        let data = Reflect::get(&value, &JsValue::from_str("tb")).unwrap_or(JsValue::UNDEFINED);
+        let coded = Reflect::get(&data, &JsValue::from_str("code")).ok().and_then(|c| c.as_string());
+        let text = Reflect::get(&data, &JsValue::from_str("text")).ok().and_then(|c| c.as_string());
+        assert!(coded.is_some() || text.is_some(), "{what}: an error without its message as data: {message}");
     }
 }
 
@@ -230,7 +235,7 @@ fn training_takes_any_settings() {
 #[wasm_bindgen_test]
 fn a_model_takes_any_text_and_any_numbers() {
     let mut p = Picks(0x5eed_0004);
-    let mut model = web::CharModel::six_blocks().map_err(JsValue::from).expect("the shipped six-block model");
+    let mut model = web::CharModel::six_blocks().expect("the shipped six-block model");
     for _ in 0..40 {
         check("CharModel::read", model.read(&p.text(), p.number()));
         let (top_k, top_p) = (p.optional_number(), p.optional_number());

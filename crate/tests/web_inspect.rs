@@ -16,8 +16,8 @@ fn field(object: &JsValue, path: &str) -> JsValue {
     path.split('.').fold(object.clone(), |o, key| Reflect::get(&o, &JsValue::from_str(key)).expect("Reflect::get"))
 }
 
-fn message(err: wasm_bindgen::JsError) -> String {
-    field(&JsValue::from(err), "message").as_string().unwrap()
+fn message(err: JsValue) -> String {
+    field(&err, "message").as_string().unwrap()
 }
 
 /// A tensor's shape and numbers; its data must be a Float32Array.
@@ -37,8 +37,8 @@ fn flat(v: &serde_json::Value) -> Vec<f32> {
 
 #[wasm_bindgen_test]
 fn inspect_hands_over_every_tensor_as_a_float32_array_with_its_shape() {
-    let mut m = CharModel::six_blocks().map_err(JsValue::from).unwrap();
-    let r = m.inspect("attention").map_err(JsValue::from).unwrap();
+    let mut m = CharModel::six_blocks().unwrap();
+    let r = m.inspect("attention").unwrap();
     assert_eq!(field(&r, "layers").as_f64(), Some(6.0));
     for (path, shape) in [
         ("embedded", vec![9, 16]),
@@ -69,8 +69,8 @@ fn inspect_hands_over_every_tensor_as_a_float32_array_with_its_shape() {
 fn the_maps_are_the_bits_tblock_inspect_prints_natively() {
     let recorded: serde_json::Value =
         serde_json::from_str(include_str!("../../tests/e2e/fixtures/attention-shipped.json")).unwrap();
-    let mut m = CharModel::shipped().map_err(JsValue::from).unwrap();
-    let r = m.attention("the residual").map_err(JsValue::from).unwrap();
+    let mut m = CharModel::shipped().unwrap();
+    let r = m.attention("the residual").unwrap();
     let (shape, weights) = tensor(&r, "weights");
     assert_eq!(shape, [2, 4, 12, 12]);
     assert_eq!(weights, flat(&recorded["attentions"]));
@@ -81,13 +81,13 @@ fn the_maps_are_the_bits_tblock_inspect_prints_natively() {
 #[wasm_bindgen_test]
 fn the_sampler_writes_what_tblock_sample_writes() {
     let recorded = include_str!("fixtures/sample-shipped-top-k-8-top-p-0.9.txt");
-    let mut m = CharModel::shipped().map_err(JsValue::from).unwrap();
-    let text = m.sample("the stream", 60.0, 0.9, 5.0, Some(8.0), Some(0.9)).map_err(JsValue::from).unwrap();
+    let mut m = CharModel::shipped().unwrap();
+    let text = m.sample("the stream", 60.0, 0.9, 5.0, Some(8.0), Some(0.9)).unwrap();
     assert_eq!(format!("the stream{text}").trim_end(), recorded.trim_end());
     // Top-k 1 is greedy at any temperature.
-    let greedy = m.sample("the ", 30.0, 0.0, 1.0, None, None).map_err(JsValue::from).unwrap();
-    assert_eq!(m.sample("the ", 30.0, 2.0, 9.0, Some(1.0), None).map_err(JsValue::from).unwrap(), greedy);
-    let d = m.next_distribution("the stre", 1.0, Some(3.0), None).map_err(JsValue::from).unwrap();
+    let greedy = m.sample("the ", 30.0, 0.0, 1.0, None, None).unwrap();
+    assert_eq!(m.sample("the ", 30.0, 2.0, 9.0, Some(1.0), None).unwrap(), greedy);
+    let d = m.next_distribution("the stre", 1.0, Some(3.0), None).unwrap();
     assert_eq!(field(&d, "kept_count").as_f64(), Some(3.0));
     let order = Array::from(&field(&d, "order"));
     let first = order.get(0).as_f64().unwrap() as u32;
@@ -96,7 +96,7 @@ fn the_sampler_writes_what_tblock_sample_writes() {
 
 #[wasm_bindgen_test]
 fn bad_input_says_what_is_allowed() {
-    let mut m = CharModel::shipped().map_err(JsValue::from).unwrap();
+    let mut m = CharModel::shipped().unwrap();
     assert_eq!(
         message(m.inspect("abcdefghijklmnopq").unwrap_err()),
         "text of 17 characters is out of range: the model reads at most 16 characters at once: shorten it"

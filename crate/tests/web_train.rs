@@ -23,15 +23,15 @@ fn settings(pairs: &[(&str, JsValue)]) -> JsValue {
     o.into()
 }
 
-fn message(err: wasm_bindgen::JsError) -> String {
-    field(&JsValue::from(err), "message").as_string().unwrap()
+fn message(err: JsValue) -> String {
+    field(&err, "message").as_string().unwrap()
 }
 
 /// Steps until the run is done; every step's loss.
 fn run_to_end(run: &mut TrainingRun) -> Vec<f64> {
     let mut losses = Vec::new();
     loop {
-        let p = run.run(1e9, 50.0).map_err(JsValue::from).unwrap();
+        let p = run.run(1e9, 50.0).unwrap();
         losses.extend(Array::from(&field(&p, "losses")).iter().map(|x| x.as_f64().unwrap()));
         if field(&p, "done").as_bool().unwrap() {
             assert!(field(&p, "stopped").is_null(), "the run stopped: {:?}", field(&p, "stopped"));
@@ -43,24 +43,22 @@ fn run_to_end(run: &mut TrainingRun) -> Vec<f64> {
 #[wasm_bindgen_test]
 fn a_run_learns_and_the_same_seed_gives_the_same_weights() {
     let s = || settings(&[("steps", 60.into()), ("seed", 3.into())]);
-    let mut a = TrainingRun::new(s(), None).map_err(JsValue::from).unwrap();
-    let start = a.held_out_loss().map_err(JsValue::from).unwrap();
+    let mut a = TrainingRun::new(s(), None).unwrap();
+    let start = a.held_out_loss().unwrap();
     let losses = run_to_end(&mut a);
     assert_eq!(losses.len(), 60);
-    let end = a.held_out_loss().map_err(JsValue::from).unwrap();
+    let end = a.held_out_loss().unwrap();
     assert!(end < start - 0.5, "held-out loss {start} -> {end}");
-    let reference = a.reference().map_err(JsValue::from).unwrap();
+    let reference = a.reference().unwrap();
     assert!((field(&reference, "uniform").as_f64().unwrap() - 50f64.ln()).abs() < 1e-12);
 
-    let mut b = TrainingRun::new(s(), None).map_err(JsValue::from).unwrap();
+    let mut b = TrainingRun::new(s(), None).unwrap();
     run_to_end(&mut b);
     assert_eq!(a.parameters(), b.parameters(), "same seed and settings, same weights bit for bit");
 
     // The trained parameters become a model the reader widget runs.
-    let model = CharModel::from_parameters(a.settings().map_err(JsValue::from).unwrap(), &a.parameters())
-        .map_err(JsValue::from)
-        .unwrap();
-    let reading = model.read("the", 3.0).map_err(JsValue::from).unwrap();
+    let model = CharModel::from_parameters(a.settings().unwrap(), &a.parameters()).unwrap();
+    let reading = model.read("the", 3.0).unwrap();
     assert_eq!(Array::from(&field(&reading, "next")).length(), 3);
 }
 
@@ -98,10 +96,10 @@ fn bad_settings_are_refused_with_what_is_allowed() {
 
 #[wasm_bindgen_test]
 fn the_shipped_model_reads_characters() {
-    let model = CharModel::shipped().map_err(JsValue::from).unwrap();
-    let info = model.info().map_err(JsValue::from).unwrap();
+    let model = CharModel::shipped().unwrap();
+    let info = model.info().unwrap();
     assert_eq!(field(&info, "n_params").as_f64(), Some(27_328.0));
-    let reading = model.read("the residua", 3.0).map_err(JsValue::from).unwrap();
+    let reading = model.read("the residua", 3.0).unwrap();
     let next = Array::from(&field(&reading, "next"));
     let last = Array::from(&field(&next.get(10), "next"));
     assert_eq!(Array::from(&last.get(0)).get(0).as_string().as_deref(), Some("l"), "after \"residua\" comes l");
@@ -114,15 +112,15 @@ fn the_shipped_model_reads_characters() {
 
 #[wasm_bindgen_test]
 fn the_six_block_model_takes_blocks_out_one_configuration_a_call() {
-    let mut model = CharModel::six_blocks().map_err(JsValue::from).unwrap();
-    let intact = field(&model.loss("intact", 0.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
-    let removed = field(&model.loss("removed", 0.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
+    let mut model = CharModel::six_blocks().unwrap();
+    let intact = field(&model.loss("intact", 0.0, None).unwrap(), "loss").as_f64().unwrap();
+    let removed = field(&model.loss("removed", 0.0, None).unwrap(), "loss").as_f64().unwrap();
     assert!(removed > intact + 1.0, "removing block 0 costs a lot: {intact} -> {removed}");
-    let whole = model.ablation(None).map_err(JsValue::from).unwrap();
+    let whole = model.ablation(None).unwrap();
     assert_eq!(field(&whole, "intact").as_f64(), Some(intact), "one call or thirteen, the same numbers");
     let first = Array::from(&field(&whole, "blocks")).get(0);
     assert_eq!(field(&first, "removed").as_f64(), Some(removed));
-    let stream = model.stream(None).map_err(JsValue::from).unwrap();
+    let stream = model.stream(None).unwrap();
     assert_eq!(Array::from(&field(&stream, "blocks")).length(), 6);
 
     assert_eq!(
@@ -141,11 +139,11 @@ fn the_six_block_model_takes_blocks_out_one_configuration_a_call() {
 
 #[wasm_bindgen_test]
 fn a_measurement_in_slices_finds_what_one_call_finds() {
-    let mut model = CharModel::six_blocks().map_err(JsValue::from).unwrap();
+    let mut model = CharModel::six_blocks().unwrap();
     let finish = |model: &mut CharModel, budget: f64| -> (JsValue, usize) {
         let mut steps = 0;
         loop {
-            let step = model.measure_step(budget).map_err(JsValue::from).unwrap();
+            let step = model.measure_step(budget).unwrap();
             steps += 1;
             if field(&step, "done").as_bool().unwrap() {
                 return (field(&step, "found"), steps);
@@ -153,15 +151,15 @@ fn a_measurement_in_slices_finds_what_one_call_finds() {
             assert!(field(&step, "found").is_null());
         }
     };
-    let whole = field(&model.loss("removed", 2.0, None).map_err(JsValue::from).unwrap(), "loss").as_f64().unwrap();
-    model.begin_measure("loss", "removed", 2.0, None).map_err(JsValue::from).unwrap();
+    let whole = field(&model.loss("removed", 2.0, None).unwrap(), "loss").as_f64().unwrap();
+    model.begin_measure("loss", "removed", 2.0, None).unwrap();
     // A budget of 0 still measures a window a step: the held-out text's ~100 windows take ~100 steps.
     let (found, steps) = finish(&mut model, 0.0);
     assert!(steps > 50, "{steps} steps");
     let sliced = field(&found, "loss").as_f64().unwrap();
     assert!((sliced - whole).abs() < 1e-9, "{sliced} {whole}");
-    let stream = model.stream(None).map_err(JsValue::from).unwrap();
-    model.begin_measure("stream", "", 0.0, None).map_err(JsValue::from).unwrap();
+    let stream = model.stream(None).unwrap();
+    model.begin_measure("stream", "", 0.0, None).unwrap();
     let (found, _) = finish(&mut model, 1e9);
     assert_eq!(
         js_sys::JSON::stringify(&found).unwrap().as_string(),
@@ -181,7 +179,7 @@ fn a_measurement_in_slices_finds_what_one_call_finds() {
 #[wasm_bindgen_test]
 fn the_race_settings_and_verdict_come_from_the_library() {
     use transformer_block::web::{norm_race_settings, norm_race_verdict};
-    let s = norm_race_settings(300.0, 2.0, 100.0).map_err(JsValue::from).unwrap();
+    let s = norm_race_settings(300.0, 2.0, 100.0).unwrap();
     assert_eq!(field(&s, "layers").as_f64(), Some(6.0));
     assert_eq!(field(&s, "norm").as_string().as_deref(), Some("pre"));
     assert_eq!(
@@ -193,7 +191,7 @@ fn the_race_settings_and_verdict_come_from_the_library() {
         "steps 0 is out of range: train for 1 to 100,000 steps"
     );
     let r = settings(&[("uniform", 3.9.into()), ("unigram", 3.4.into()), ("bigram", 2.6.into())]);
-    let v = norm_race_verdict(300.0, 2.5, 3.2, r.clone()).map_err(JsValue::from).unwrap();
+    let v = norm_race_verdict(300.0, 2.5, 3.2, r.clone()).unwrap();
     assert_eq!(field(&v, "post_lags").as_bool(), Some(true));
     assert!(message(norm_race_verdict(300.0, f64::NAN, 3.2, r).err().unwrap())
         .starts_with("pre-LN's loss NaN is out of range"));
@@ -202,21 +200,21 @@ fn the_race_settings_and_verdict_come_from_the_library() {
 #[wasm_bindgen_test]
 fn depth_latency_times_in_the_browser_and_refuses_absurd_requests() {
     use transformer_block::web::{AttentionTiming, DepthLatency};
-    let mut t = DepthLatency::new(3.0).map_err(JsValue::from).unwrap();
-    t.run(2.0).map_err(JsValue::from).unwrap();
-    let r = t.result().map_err(JsValue::from).unwrap();
+    let mut t = DepthLatency::new(3.0).unwrap();
+    t.run(2.0).unwrap();
+    let r = t.result().unwrap();
     assert_eq!((field(&r, "layers").as_f64(), field(&r, "runs").as_f64()), (Some(48.0), Some(2.0)));
     assert_eq!(message(t.run(0.0).err().unwrap()), "repetitions 0 is out of range: time 1 to 1,000 runs");
     assert_eq!(message(t.run(1e12).err().unwrap()), "repetitions 1e12 is out of range: time 1 to 1,000 runs");
     assert!(message(DepthLatency::new(4.0).err().unwrap()).starts_with("configuration 4 is out of range"));
-    let mut short = AttentionTiming::new(32.0).map_err(JsValue::from).unwrap();
-    short.run(1.0).map_err(JsValue::from).unwrap();
-    assert!(field(&short.result().map_err(JsValue::from).unwrap(), "flops_share").as_f64().unwrap() > 0.3);
+    let mut short = AttentionTiming::new(32.0).unwrap();
+    short.run(1.0).unwrap();
+    assert!(field(&short.result().unwrap(), "flops_share").as_f64().unwrap() > 0.3);
     assert!(message(AttentionTiming::new(5000.0).err().unwrap()).starts_with("sequence length 5000 is out of range"));
-    let mut stage = AttentionTiming::new(64.0).map_err(JsValue::from).unwrap();
-    stage.run(1.0).map_err(JsValue::from).unwrap();
-    stage.run(2.0).map_err(JsValue::from).unwrap();
-    assert_eq!(field(&stage.result().map_err(JsValue::from).unwrap(), "runs").as_f64(), Some(3.0));
+    let mut stage = AttentionTiming::new(64.0).unwrap();
+    stage.run(1.0).unwrap();
+    stage.run(2.0).unwrap();
+    assert_eq!(field(&stage.result().unwrap(), "runs").as_f64(), Some(3.0));
 }
 
 #[wasm_bindgen_test]

@@ -155,9 +155,9 @@ export function onlyLanguage(lang) {
   return {
     name: 'only-language',
     setup(build) {
-      build.onResolve({ filter: /locales\/[^/]+\.js$/ }, (args) => {
+      build.onResolve({ filter: /locales\/[^/]+\/index\.js$/ }, (args) => {
         const path = resolve(args.resolveDir, args.path);
-        const tag = path.slice(locales.length + 1, -'.js'.length);
+        const tag = path.slice(locales.length + 1, -'/index.js'.length);
         if (!path.startsWith(locales + sep) || tag === 'en' || tag === lang) return undefined;
         return { path, namespace: 'dropped-language' };
       });

@@ -23,7 +23,7 @@ const three = (x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }
 test('the ablation renders from the shipped weights; the toggle changes the bars; a block tells its numbers', async ({ page }) => {
   const problems = await openPage(page, '/gallery/experiments.html');
   const widget = page.locator('tb-ablation').first();
-  await expect(widget.locator('.status')).toContainText('6 blocks of width 16, 20,384 parameters');
+  await expect(widget.locator('.status')).toContainText('6 blocks of width 16, 20,384 parameters', { timeout: 30_000 });
   await expect(widget.locator('.bars .bar')).toHaveCount(6);
   // Measured off the page's thread, in the page's worker: the same numbers as the library's here.
   await expect(widget.locator('.where')).toHaveText('Measured in a background worker: the page stays responsive.');

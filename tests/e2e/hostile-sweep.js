@@ -22,6 +22,19 @@ export const HOSTILE_VALUES = [
   'x'.repeat(10_000),
 ];
 
+// A message names what is allowed: a range, a list, a kind of value or a default it fell back to.
+const ENGLISH =
+  /\b(give|allowed|accepts|one of|between|\d to [\d-]|up to|at least|at most|must|a whole number|a number|choose|pick|using|the default|supported|expected|try|write)\b/i;
+/** The same, per language (a library message a catalog cannot word whole stays English). */
+export const SAYS_WHAT_IS_ALLOWED = {
+  en: ENGLISH,
+  fr: new RegExp(
+    `${ENGLISH.source}|donnez|permises?|accepte|l’un de|parmi|entre|de [\\d\u202f]+ à|jusqu’à|au moins|au plus|doit|il faut|nombre entier|un nombre|choisissez|utilisée?|par défaut|prise? en charge|attendu|essayez|écrivez|tapez|gardez|entraînez|chronométrez`,
+    'i',
+  ),
+  'zh-CN': new RegExp(`${ENGLISH.source}|请|允许|接受|必须|整数|数字|默认|改用|支持|范围|至多|至少|选择|可选`, 'i'),
+};
+
 /**
  * In the page: sweeps `values` over the element `selector` (its attributes, or its fields when
  * `what` is 'fields'). Returns one record per value set: { target, value, messages, longest,

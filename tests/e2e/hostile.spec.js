@@ -3,12 +3,14 @@
 // every observed attribute of every element, and typed into every field of every widget, one at a
 // time. After each: no uncaught error and no console error, no script ran and no element was made
 // from the value, any message is short and says what is allowed, the widget stays inside its column,
-// and once the sane value is back the widget shows exactly what it showed before.
+// and once the sane value is back the widget shows exactly what it showed before. The sweep runs in
+// English, French and Simplified Chinese (the page's lang): a message says what is allowed in the
+// reader's language (or, for a library message a catalog cannot word whole, in English).
 
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { recordProblems } from './helpers.js';
-import { HOSTILE_VALUES, sweepInPage } from './hostile-sweep.js';
+import { HOSTILE_VALUES, SAYS_WHAT_IS_ALLOWED, sweepInPage } from './hostile-sweep.js';
 
 // One widget per page, set up as an author would (tb-number and tb-example need a name of what to show).
 const WIDGETS = {
@@ -31,15 +33,13 @@ const WIDGETS = {
   'tb-depth-latency': '<tb-depth-latency></tb-depth-latency>',
 };
 
-// A message names what is allowed: a range, a list, a kind of value or a default it fell back to.
-const SAYS_WHAT_IS_ALLOWED =
-  /\b(give|allowed|accepts|one of|between|\d to [\d-]|up to|at least|at most|must|a whole number|a number|choose|pick|using|the default|supported|expected|try|write)\b/i;
+const LANGUAGES = Object.keys(SAYS_WHAT_IS_ALLOWED);
 const LONGEST_MESSAGE = 300; // characters shown
 const LONGEST_WHOLE = 600; // characters of a shortened message's whole (its tooltip)
 const COLUMN = 800; // px: the test page's column; a message may not widen the widget past it
 
-const page = (tag) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${tag} under hostile input</title>
+const page = (tag, lang) => `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><title>${tag} under hostile input</title>
 <link rel="stylesheet" href="/styles.css">
 <script type="module" src="/src/elements/index.js"></script>
 </head><body><main style="max-width: ${COLUMN}px">${WIDGETS[tag]}</main></body></html>`;
@@ -53,28 +53,31 @@ test('the sweep covers every element', () => {
   expect(Object.keys(WIDGETS).sort()).toEqual(defined.sort());
 });
 
-for (const tag of Object.keys(WIDGETS)) {
-  for (const what of ['attributes', 'fields']) {
-    test(`${tag}: hostile values on every ${what === 'fields' ? 'field' : 'observed attribute'}`, async ({ page: p }, testInfo) => {
-      test.setTimeout(120_000);
-      const problems = recordProblems(p);
-      await p.route(`**/sweep/${tag}.html`, (route) => route.fulfill({ contentType: 'text/html', body: page(tag) }));
-      await p.setViewportSize({ width: 1000, height: 900 });
-      await p.goto(`/sweep/${tag}.html`);
-      const result = await p.evaluate(sweepInPage, { selector: tag, values: HOSTILE_VALUES, what });
-      await testInfo.attach('sweep.json', { body: JSON.stringify(result, null, 1), contentType: 'application/json' });
+for (const lang of LANGUAGES) {
+  for (const tag of Object.keys(WIDGETS)) {
+    for (const what of ['attributes', 'fields']) {
+      const name = `${tag}: hostile values on every ${what === 'fields' ? 'field' : 'observed attribute'}${lang === 'en' ? '' : ` (lang=${lang})`}`;
+      test(name, async ({ page: p }, testInfo) => {
+        test.setTimeout(120_000);
+        const problems = recordProblems(p);
+        await p.route(`**/sweep/${tag}.html`, (route) => route.fulfill({ contentType: 'text/html', body: page(tag, lang) }));
+        await p.setViewportSize({ width: 1000, height: 900 });
+        await p.goto(`/sweep/${tag}.html`);
+        const result = await p.evaluate(sweepInPage, { selector: tag, values: HOSTILE_VALUES, what });
+        await testInfo.attach('sweep.json', { body: JSON.stringify(result, null, 1), contentType: 'application/json' });
 
-      expect(problems.map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p)), 'no uncaught error, console error or failed request').toEqual([]);
-      for (const r of result.records) {
-        const where = `${r.target} = ${JSON.stringify(r.value)}`;
-        expect(r.injected, `${where}: no script ran, no element made from the value`).toBe(0);
-        expect(r.longest, `${where}: messages at most ${LONGEST_MESSAGE} characters: ${r.messages.join(' / ')}`).toBeLessThanOrEqual(LONGEST_MESSAGE);
-        expect(r.longestWhole, `${where}: whole messages at most ${LONGEST_WHOLE} characters`).toBeLessThanOrEqual(LONGEST_WHOLE);
-        for (const m of r.messages) expect(m, `${where}: the message says what is allowed`).toMatch(SAYS_WHAT_IS_ALLOWED);
-        expect(r.focusKept, `${where}: the keyboard focus stays on the field it was on`).toBe(true);
-        expect(r.width, `${where}: the widget stays in its column`).toBeLessThanOrEqual(COLUMN);
-        expect(r.restored, `${where}: back to the sane value, the widget shows what it showed before\nbefore: ${r.before}\nafter:  ${r.after}`).toBe(true);
-      }
-    });
+        expect(problems.map((p) => (p.length > 300 ? `${p.slice(0, 300)}…` : p)), 'no uncaught error, console error or failed request').toEqual([]);
+        for (const r of result.records) {
+          const where = `${r.target} = ${JSON.stringify(r.value)}`;
+          expect(r.injected, `${where}: no script ran, no element made from the value`).toBe(0);
+          expect(r.longest, `${where}: messages at most ${LONGEST_MESSAGE} characters: ${r.messages.join(' / ')}`).toBeLessThanOrEqual(LONGEST_MESSAGE);
+          expect(r.longestWhole, `${where}: whole messages at most ${LONGEST_WHOLE} characters`).toBeLessThanOrEqual(LONGEST_WHOLE);
+          for (const m of r.messages) expect(m, `${where}: the message says what is allowed`).toMatch(SAYS_WHAT_IS_ALLOWED[lang]);
+          expect(r.focusKept, `${where}: the keyboard focus stays on the field it was on`).toBe(true);
+          expect(r.width, `${where}: the widget stays in its column`).toBeLessThanOrEqual(COLUMN);
+          expect(r.restored, `${where}: back to the sane value, the widget shows what it showed before\nbefore: ${r.before}\nafter:  ${r.after}`).toBe(true);
+        }
+      });
+    }
   }
 }

@@ -108,6 +108,7 @@ test.describe('without JavaScript', () => {
 });
 
 test('nothing moves when the elements take over from the prerendered page', async ({ page }) => {
+  test.setTimeout(90_000);
   let release;
   const held = new Promise((resolve) => (release = resolve));
   await page.route('**/*.wasm', async (route) => {
@@ -132,6 +133,10 @@ test('nothing moves when the elements take over from the prerendered page', asyn
   expect(await page.evaluate(() => [...document.querySelectorAll('tb-number')].every((el) => el.prerendered))).toBe(true);
   release();
   await waitForWidgets(page);
+  // The experiments measure again once live: their boxes are compared when they are done (on a
+  // loaded machine that takes seconds; while measuring, a status line may wrap differently).
+  const busy = () => page.evaluate(() => [...document.querySelectorAll('*')].filter((el) => el.busy).map((el) => el.localName));
+  await expect.poll(busy, { timeout: 60_000 }).toEqual([]);
   await page.waitForTimeout(500);
   expect(await boxes()).toEqual(before);
   expect(await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0))).toBe(0);

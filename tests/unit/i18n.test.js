@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import en from '../../www/src/locales/en.js';
-import fr from '../../www/src/locales/fr.js';
-import zhCN from '../../www/src/locales/zh-CN.js';
+import en from '../../www/src/locales/en/index.js';
+import fr from '../../www/src/locales/fr/index.js';
+import zhCN from '../../www/src/locales/zh-CN/index.js';
 import { addLanguage, loadLanguage, resolveLocale, translator } from '../../www/src/i18n.js';
 import { formatCompact, formatDecimal, formatInteger, formatPercent, formatScientific } from '../../www/src/format.js';
 import { formatHours, parseReaderNumber } from '../../www/src/format-cost.js';
@@ -86,5 +86,5 @@ test('the npm types list every key of the English catalog, and only those', asyn
   const dts = readFileSync(new URL('../../www/src/entry-module.d.ts', import.meta.url), 'utf8');
   const union = dts.slice(dts.indexOf('export type CatalogKey ='), dts.indexOf(';', dts.indexOf('export type CatalogKey =')));
   const keys = [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]);
-  assert.deepEqual(keys, Object.keys(en));
+  assert.deepEqual(keys, Object.keys(en), 'regenerate the union with: node scripts/catalog-keys.mjs');
 });

@@ -11,3 +11,9 @@ test('www/index.html preloads exactly the modules its script imports, the glue a
   const found = [...html.matchAll(/<link rel="(?:module)?preload"[^>]*>/g)].map((m) => m[0]);
   assert.deepEqual(found, preloadLinks(), 'regenerate the links with: node scripts/module-graph.mjs');
 });
+
+test('www/fr/index.html, the French edition, preloads the same modules from one folder up', () => {
+  const html = readFileSync(`${WWW}fr/index.html`, 'utf8');
+  const found = [...html.matchAll(/<link rel="(?:module)?preload"[^>]*>/g)].map((m) => m[0]);
+  assert.deepEqual(found, preloadLinks().map((l) => l.replace('href="', 'href="../')), 'regenerate the links in both pages');
+});

@@ -167,6 +167,6 @@ export function formatFixed(x, places = 3, locale = 'en') {
 /** A vector as the lessons write it: [1.1, 1.7] -> "(1.1, 1.7)", each to `places` decimals at most. */
 export function formatVector(xs, places = 3, locale = 'en') {
   // A French decimal comma would be ambiguous beside a comma between entries: ";" there.
-  const sep = locale === 'fr' ? ' ; ' : ', ';
+  const sep = locale === 'fr' ? '\u202f; ' : ', '; // a narrow no-break space: never a line break before the ";"
   return `(${Array.from(xs, (x) => formatDecimal(x, places, locale)).join(sep)})`;
 }

@@ -1,5 +1,5 @@
-// The widgets' languages. Every string a widget shows comes from a catalog (locales/en.js, fr.js,
-// zh-CN.js: one object of key -> text each), worded for the reader's language; numbers go through
+// The widgets' languages. Every string a widget shows comes from a catalog (locales/en/, fr/,
+// zh-CN/: one object of key -> text each, a file a widget), worded for the reader's language; numbers go through
 // Intl in the same locale (format.js). A widget speaks the `lang` of its nearest ancestor, as HTML
 // does (crossing shadow roots), and English for a language there is no catalog of; a key a catalog
 // lacks falls back to English's.
@@ -10,20 +10,21 @@
 //   t('masks.pairs', { name, pairs: '15', total: '25' })
 //   t('masks.tokens', { count: 3 })                  // a plural entry { one, other }: Intl.PluralRules
 //   t.parts('cost.time', { time: h('strong', {}, '195 hours') })   // strings and nodes, for h()
-//   t.list(['1', '2', '3'])                          // Intl.ListFormat: "1, 2, and 3"
+//   t.list(['1', '2', '3'])                          // Intl.ListFormat: "1, 2, and 3" ('or': "1, 2, or 3")
+//   t.has('lib.outOfRange')                          // whether the locale's own catalog has the key
 //
 // An author adds a language, or overrides some of a language's texts, with addLanguage(tag,
 // catalog) (exported by the npm module); the widgets on the page render again in it.
 
-import en from './locales/en.js';
+import en from './locales/en/index.js';
 import { intlLocale } from './format.js';
 
 const catalogs = new Map([['en', en]]);
 
 /** The catalogs shipped besides English, fetched when a widget first speaks them. */
 const SHIPPED = {
-  fr: () => import('./locales/fr.js'),
-  'zh-CN': () => import('./locales/zh-CN.js'),
+  fr: () => import('./locales/fr/index.js'),
+  'zh-CN': () => import('./locales/zh-CN/index.js'),
 };
 const loading = new Map(); // locale -> promise of its catalog being in `catalogs`
 
@@ -126,8 +127,12 @@ function makeTranslator(locale) {
         const name = /^\{(\w+)\}$/.exec(piece)?.[1];
         return name && name in values ? show(values[name]) : piece;
       });
-  const lists = new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' });
-  t.list = (items) => lists.format(items.map(String));
+  const lists = {
+    and: new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' }),
+    or: new Intl.ListFormat(intl, { style: 'long', type: 'disjunction' }),
+  };
+  t.list = (items, kind = 'and') => lists[kind].format(items.map(String));
+  t.has = (key) => catalogs.get(locale)?.[key] !== undefined;
   t.locale = locale;
   return t;
 }

@@ -7,6 +7,7 @@
 //   lookup(report, 'nope')                                -> { error: 'unknown value path: nope ...' }
 
 import { clipText, parseWhole } from './attributes.js';
+import { wordMessage } from './library-messages.js';
 import {
   formatBytes,
   formatCompact,
@@ -223,9 +224,10 @@ function withoutFallback(message) {
  * wrong). `attr(name)` gives an attribute's trimmed text or null; `run(key, inputs)` runs a source
  * (default: runSource on `lib`; the element passes one that caches). The element and the build's
  * prose extraction (scripts/extract-prose.mjs) both call this, so the corpus reads as the page does.
- * `locale`: the language the number is written in (the element's; English by default).
+ * `locale`: the language the number is written in (the element's; English by default); `t`, its
+ * translator, words the library's messages in that language.
  */
-export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource(lib, key, inputs), locale = 'en') {
+export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource(lib, key, inputs), locale = 'en', t = null) {
   const source = sourceKey(attr('source') ?? 'count');
   if (source.error) return source;
   const seqLen = parseWhole('seq-len', attr('seq-len'), 8);
@@ -238,7 +240,7 @@ export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource
   try {
     result = run(source.value, { model: attr('model') ?? 'gpt2-small', seqLen: seqLen.value, batch: batch.value, args: args.value });
   } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    return { error: err instanceof Error ? (wordMessage(err.tb, t) ?? err.message) : String(err) };
   }
   const found = lookup(result, attr('value') ?? '');
   if (found.error) return found;

@@ -50,13 +50,11 @@ pub fn is_checkpoint_dir(dir: &Path) -> bool {
 impl Checkpoint {
     pub fn open(dir: &Path) -> Result<Checkpoint> {
         let config_path = dir.join("config.json");
-        let text = std::fs::read_to_string(&config_path).map_err(|e| Error::Parse {
-            what: config_path.display().to_string(),
-            problem: format!("cannot be read ({e})"),
-        })?;
+        let text = std::fs::read_to_string(&config_path)
+            .map_err(|e| Error::parse(config_path.display().to_string(), format!("cannot be read ({e})")))?;
         let config = ModelConfig::from_hf_config_json(&text)?;
-        let json: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text)
-            .map_err(|e| Error::Parse { what: "config.json".into(), problem: clip_to(&e.to_string(), 120) })?;
+        let json: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).map_err(|e| Error::parse("config.json", clip_to(&e.to_string(), 120)))?;
         let shape = DecoderShape::from_config(&config, &json)?;
         let tokenizer = TextTokenizer::open(dir)?;
         let shards = Shards::open(dir)?;
@@ -75,12 +73,9 @@ impl Checkpoint {
             .sum();
         let stored = stored - buffers;
         if stored != parameters {
-            return Err(Error::Parse {
-                what: dir.display().to_string(),
-                problem: format!(
+            return Err(Error::parse(dir.display().to_string(), format!(
                     "its tensors hold {stored} numbers but its config.json implies {parameters} parameters: the weights do not match the config"
-                ),
-            });
+                )));
         }
         Ok(Checkpoint { config, parameters, dtype, mapped_bytes, decoder, tokenizer })
     }

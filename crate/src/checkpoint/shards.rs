@@ -35,15 +35,12 @@ fn shown(path: &Path) -> String {
 }
 
 fn map_shard(path: &Path) -> Result<Shard> {
-    let file =
-        File::open(path).map_err(|e| Error::Parse { what: shown(path), problem: format!("cannot be opened ({e})") })?;
+    let file = File::open(path).map_err(|e| Error::parse(shown(path), format!("cannot be opened ({e})")))?;
     // SAFETY: the map is read-only; a checkpoint changed on disk while it is read gives wrong
     // numbers (as it would for any reader), not undefined behaviour in safe code that copies from it.
-    let map = unsafe { Mmap::map(&file) }
-        .map_err(|e| Error::Parse { what: shown(path), problem: format!("cannot be mapped ({e})") })?;
-    let (header, metadata) = SafeTensors::read_metadata(&map).map_err(|e| Error::Parse {
-        what: shown(path),
-        problem: format!("it is not a valid safetensors file ({})", clip_to(&e.to_string(), 120)),
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::parse(shown(path), format!("cannot be mapped ({e})")))?;
+    let (header, metadata) = SafeTensors::read_metadata(&map).map_err(|e| {
+        Error::parse(shown(path), format!("it is not a valid safetensors file ({})", clip_to(&e.to_string(), 120)))
     })?;
     Ok(Shard { file: path.to_path_buf(), map, data_start: 8 + header, metadata })
 }
@@ -55,12 +52,11 @@ impl Shards {
         let index = dir.join("model.safetensors.index.json");
         let files: Vec<PathBuf> = if index.exists() {
             let text = std::fs::read_to_string(&index)
-                .map_err(|e| Error::Parse { what: shown(&index), problem: format!("cannot be read ({e})") })?;
-            let json: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| Error::Parse { what: shown(&index), problem: clip_to(&e.to_string(), 120) })?;
-            let map = json.get("weight_map").and_then(|m| m.as_object()).ok_or_else(|| Error::Parse {
-                what: shown(&index),
-                problem: "it has no \"weight_map\" object of tensor names to shard files".into(),
+                .map_err(|e| Error::parse(shown(&index), format!("cannot be read ({e})")))?;
+            let json: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| Error::parse(shown(&index), clip_to(&e.to_string(), 120)))?;
+            let map = json.get("weight_map").and_then(|m| m.as_object()).ok_or_else(|| {
+                Error::parse(shown(&index), "it has no \"weight_map\" object of tensor names to shard files")
             })?;
             let mut files: Vec<String> = Vec::new();
             for (tensor, file) in map {
@@ -80,19 +76,19 @@ impl Shards {
             files.sort();
             let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
             if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-                return Err(Error::Parse {
-                    what: shown(&index),
-                    problem: format!("it names the shard {}, which is not in {}", shown(missing), dir.display()),
-                });
+                return Err(Error::parse(
+                    shown(&index),
+                    format!("it names the shard {}, which is not in {}", shown(missing), dir.display()),
+                ));
             }
             paths
         } else {
             let single = dir.join("model.safetensors");
             if !single.exists() {
-                return Err(Error::Parse {
-                    what: dir.display().to_string(),
-                    problem: "it has neither model.safetensors nor model.safetensors.index.json".into(),
-                });
+                return Err(Error::parse(
+                    dir.display().to_string(),
+                    "it has neither model.safetensors nor model.safetensors.index.json",
+                ));
             }
             vec![single]
         };

@@ -15,23 +15,24 @@ impl TextTokenizer {
     pub fn open(dir: &Path) -> Result<TextTokenizer> {
         let path = dir.join("tokenizer.json");
         if !path.exists() {
-            return Err(Error::Parse {
-                what: dir.display().to_string(),
-                problem: "it has no tokenizer.json (the checkpoint's tokenizer, as the hub stores it)".into(),
-            });
+            return Err(Error::parse(
+                dir.display().to_string(),
+                "it has no tokenizer.json (the checkpoint's tokenizer, as the hub stores it)",
+            ));
         }
-        let inner = tokenizers::Tokenizer::from_file(&path).map_err(|e| Error::Parse {
-            what: "tokenizer.json".into(),
-            problem: format!("it is not a tokenizer the tokenizers library reads ({})", clip_to(&e.to_string(), 120)),
+        let inner = tokenizers::Tokenizer::from_file(&path).map_err(|e| {
+            Error::parse(
+                "tokenizer.json",
+                format!("it is not a tokenizer the tokenizers library reads ({})", clip_to(&e.to_string(), 120)),
+            )
         })?;
         Ok(TextTokenizer { inner })
     }
 
     /// The ids of `text`.
     pub fn encode(&self, text: &str) -> Result<Vec<usize>> {
-        let encoding = self.inner.encode(text, false).map_err(|e| Error::Parse {
-            what: "the text".into(),
-            problem: format!("the tokenizer refused it ({})", clip_to(&e.to_string(), 120)),
+        let encoding = self.inner.encode(text, false).map_err(|e| {
+            Error::parse("the text", format!("the tokenizer refused it ({})", clip_to(&e.to_string(), 120)))
         })?;
         Ok(encoding.get_ids().iter().map(|&id| id as usize).collect())
     }

@@ -51,10 +51,10 @@ pub struct MeasuredStream {
 pub const RESULTS_LIMIT: usize = 256 * 1024;
 
 fn refuse(command: &str, problem: impl Into<String>) -> Error {
-    Error::Parse {
-        what: "the results file".into(),
-        problem: format!("{}; it should be what `tblock {command}` prints for a checkpoint", problem.into()),
-    }
+    Error::parse(
+        "the results file",
+        format!("{}; it should be what `tblock {command}` prints for a checkpoint", problem.into()),
+    )
 }
 
 /// The file as JSON with a `measured` object of the right fields, within the size allowed.
@@ -73,10 +73,10 @@ fn parse(text: &str, command: &str) -> Result<Value> {
         .into_iter()
         .find_map(|(key, other)| value.get(key).is_some().then_some(other));
     if let Some(other) = printed_by.filter(|&other| other != command) {
-        return Err(Error::Parse {
-            what: "the results file".into(),
-            problem: format!("it is what `tblock {other}` prints; this widget shows what `tblock {command}` prints"),
-        });
+        return Err(Error::parse(
+            "the results file",
+            format!("it is what `tblock {other}` prints; this widget shows what `tblock {command}` prints"),
+        ));
     }
     let texts = ["by", "model", "family", "dtype", "text"].iter().all(|k| m[*k].is_string());
     let counts = ["parameters", "context", "windows", "tokens"].iter().all(|k| m[*k].is_u64());

@@ -10,6 +10,7 @@ use super::check_text;
 use super::stream::{StreamAccumulator, StreamStats};
 use super::subject::Subject;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::{BlockMode, TrainableGpt};
 use crate::train::evaluate::{mean_loss, windows, Evaluation};
 
@@ -53,7 +54,11 @@ impl Measurement {
         let gathered = match what {
             Measure::Loss { mode, block } => {
                 if mode != BlockMode::Intact && block >= n {
-                    return Err(Error::out_of_range("block", block, format!("the model has blocks 0 to {}", n - 1)));
+                    return Err(Error::out_of_range(
+                        "block",
+                        block,
+                        Phrase::of(messages::MODEL_BLOCKS).count("last", n - 1),
+                    ));
                 }
                 Gathered::Loss(0.0)
             }

@@ -8,7 +8,7 @@ use super::norm::LayerNorm;
 use super::Matrix;
 use crate::config::{FeedForwardKind, ModelConfig, NormKind, PositionScheme};
 use crate::error::{Error, Result};
-use crate::numbers::thousands;
+use crate::messages::{self, Phrase};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TinyGpt {
@@ -96,29 +96,25 @@ impl TinyGpt {
             return Err(Error::out_of_range(
                 "sequence length",
                 0,
-                format!("give 1 to {} token ids", thousands(p as u64)),
+                Phrase::of(messages::TOKEN_IDS_FROM).count("max", p),
             ));
         }
         if ids.len() > p {
             return Err(Error::out_of_range(
                 "sequence length",
                 ids.len(),
-                format!(
-                    "the model has {} positions, so give at most {} token ids",
-                    thousands(p as u64),
-                    thousands(p as u64)
-                ),
+                Phrase::of(messages::POSITIONS_AT_MOST).count("max", p),
             ));
         }
         if let Some((i, id)) = ids.iter().enumerate().find(|(_, &id)| id >= v) {
             return Err(Error::out_of_range(
                 "token id",
                 id,
-                format!(
-                    "ids run from 0 to {} (the vocabulary has {} tokens); position {i} has {id}",
-                    v - 1,
-                    thousands(v as u64)
-                ),
+                Phrase::of(messages::IDS_RUN)
+                    .count("last", v - 1)
+                    .count("vocab", v)
+                    .count("position", i)
+                    .count("id", *id),
             ));
         }
         Ok(())

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::gpt::TinyGpt;
 use super::Matrix;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 
 /// One block's side of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,7 +41,7 @@ pub fn mask_patterns(model: &TinyGpt, ids: &[usize], position: usize, new_id: us
         return Err(Error::out_of_range(
             "position to change",
             position,
-            format!("positions run from 0 to {} for {} tokens", ids.len() - 1, ids.len()),
+            Phrase::of(messages::POSITIONS_RUN).count("last", ids.len() - 1).count("count", ids.len()),
         ));
     }
     let mut changed_ids = ids.to_vec();

@@ -11,6 +11,7 @@ use super::feed_forward::FeedForward;
 use super::linear::Linear;
 use super::Matrix;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
 
 /// Which experts one token goes to, and with what weight.
@@ -33,7 +34,7 @@ pub fn route(scores: &[f32], k: usize) -> Result<Routing> {
         return Err(Error::out_of_range("router score", bad, "scores must be finite numbers"));
     }
     if k == 0 || k > scores.len() {
-        return Err(Error::out_of_range("k", k, format!("keep between 1 and the {} experts", scores.len())));
+        return Err(Error::out_of_range("k", k, Phrase::of(messages::KEEP_EXPERTS).count("experts", scores.len())));
     }
     let mut order: Vec<usize> = (0..scores.len()).collect();
     crate::numbers::sort_small_by(&mut order, |&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)).is_lt());
@@ -74,7 +75,7 @@ impl MixtureOfExperts {
             return Err(Error::out_of_range("experts", 0, "a mixture needs at least 1 expert"));
         }
         if k == 0 || k > n_experts {
-            return Err(Error::out_of_range("k", k, format!("keep between 1 and the {n_experts} experts")));
+            return Err(Error::out_of_range("k", k, Phrase::of(messages::KEEP_EXPERTS).count("experts", n_experts)));
         }
         let router = Linear::new(d, n_experts, false, rng);
         let experts = (0..n_experts).map(|_| FeedForward::new(d, 4 * d, rng)).collect();
@@ -91,7 +92,7 @@ impl MixtureOfExperts {
             return Err(Error::out_of_range(
                 "the number of router scores",
                 scores.len(),
-                format!("this layer has {} experts, one score each", self.n_experts()),
+                Phrase::of(messages::EXPERT_SCORES).count("experts", self.n_experts()),
             ));
         }
         route(scores, self.k)

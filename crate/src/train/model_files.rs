@@ -10,8 +10,8 @@
 
 use crate::config::ModelConfig;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase, Value};
 use crate::nn::{weights, TinyGpt, TrainableGpt};
-use crate::numbers::thousands;
 use crate::train::Vocabulary;
 
 /// The largest weights file taken, in bytes: 16 MiB, 4 million float32 parameters.
@@ -27,14 +27,11 @@ pub fn load_model_files(
     vocab_json: Option<&str>,
 ) -> Result<(TinyGpt, Vocabulary)> {
     if weights.len() > MAX_CHECKPOINT_BYTES {
-        return Err(Error::out_of_range(
-            "the weights file",
-            format!("{} bytes", thousands(weights.len() as u64)),
-            format!(
-                "the page runs models of up to {} bytes (4 million float32 parameters); larger ones would take minutes an experiment",
-                thousands(MAX_CHECKPOINT_BYTES as u64)
-            ),
-        ));
+        return Err(Error::OutOfRange {
+            what: "the weights file".into(),
+            value: Value::Phrase(Phrase::of(messages::BYTES).count("count", weights.len())),
+            allowed: Phrase::of(messages::PAGE_MODEL_SIZE).count("max", MAX_CHECKPOINT_BYTES),
+        });
     }
     let config = config_json.map(ModelConfig::from_hf_config_json).transpose()?;
     let model = weights::load(weights, config.as_ref())?;

@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::sampler::Sampling;
 use super::tokenizer::Vocabulary;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
 use crate::nn::{TinyGpt, TrainableGpt};
 use crate::numbers::thousands;
@@ -38,7 +39,7 @@ pub fn generate(
         return Err(Error::out_of_range(
             "length",
             thousands(length as u64),
-            format!("write 1 to {} characters", thousands(MAX_LENGTH as u64)),
+            Phrase::of(messages::WRITE_CHARACTERS).count("max", MAX_LENGTH),
         ));
     }
     let p = model.shape.context;

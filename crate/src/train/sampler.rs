@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
 use crate::numbers::{sort_small_by, thousands};
 
@@ -52,8 +53,8 @@ fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
 }
 
 /// What top-k may be for a vocabulary of `v` symbols, in words.
-pub fn top_k_allowed(v: usize) -> String {
-    format!("keep from 1 (the likeliest only) up to {} (every character) of the likeliest", thousands(v as u64))
+pub fn top_k_allowed(v: usize) -> Phrase {
+    Phrase::of(messages::TOP_K).count("max", v)
 }
 
 impl Sampling {

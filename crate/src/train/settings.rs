@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::optimizer::Schedule;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::{GptShape, NormPlacement};
 use crate::numbers::thousands;
 
@@ -68,20 +69,20 @@ impl Default for TrainSettings {
 
 /// What a count setting (of training, or of an experiment) allows, as a message says it, also for a
 /// value too large to check against the others.
-pub fn allowed(what: &str) -> String {
+pub fn allowed(what: &str) -> Phrase {
     match what {
-        "steps" => format!("train for 1 to {} steps", thousands(MAX_STEPS as u64)),
-        "layers" => format!("give 1 to {MAX_LAYERS} blocks"),
-        "width" => format!("give {} to {}, a multiple of the heads", WIDTHS.0, WIDTHS.1),
-        "heads" => format!("give 1 to {} heads", WIDTHS.1),
-        "batch" => format!("give 1 to {MAX_BATCH} windows per step"),
-        "warmup" => "give 0 to the number of steps of the run".to_string(),
-        "repetitions" => format!("time 1 to {} runs", thousands(crate::experiments::latency::MAX_REPS as u64)),
-        _ => "it is far larger than any setting allows".to_string(),
+        "steps" => Phrase::of(messages::TRAIN_STEPS).count("max", MAX_STEPS),
+        "layers" => Phrase::of(messages::GIVE_BLOCKS).count("max", MAX_LAYERS),
+        "width" => Phrase::of(messages::GIVE_WIDTH).count("low", WIDTHS.0).count("high", WIDTHS.1),
+        "heads" => Phrase::of(messages::GIVE_HEADS).count("max", WIDTHS.1),
+        "batch" => Phrase::of(messages::GIVE_WINDOWS).count("max", MAX_BATCH),
+        "warmup" => Phrase::of(messages::P_WARMUP),
+        "repetitions" => Phrase::of(messages::TIME_RUNS).count("max", crate::experiments::latency::MAX_REPS),
+        _ => Phrase::of(messages::P_FAR_PAST_SETTINGS),
     }
 }
 
-fn in_range(what: &str, value: usize, (lo, hi): (usize, usize), allowed: &str) -> Result<()> {
+fn in_range(what: &str, value: usize, (lo, hi): (usize, usize), allowed: Phrase) -> Result<()> {
     if value < lo || value > hi {
         return Err(Error::out_of_range(what, thousands(value as u64), allowed));
     }
@@ -107,12 +108,7 @@ impl TrainSettings {
 
     /// Check every setting; the message says what is allowed.
     pub fn validate(&self) -> Result<()> {
-        in_range(
-            "steps",
-            self.steps,
-            (1, MAX_STEPS),
-            &format!("train for 1 to {} steps", thousands(MAX_STEPS as u64)),
-        )?;
+        in_range("steps", self.steps, (1, MAX_STEPS), allowed("steps"))?;
         if !(self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
             return Err(Error::out_of_range(
                 "learning rate",
@@ -124,17 +120,20 @@ impl TrainSettings {
             "warmup",
             self.warmup,
             (0, self.steps),
-            &format!("give 0 to the {} steps of the run", thousands(self.steps as u64)),
+            Phrase::of(messages::WARMUP_STEPS).count("steps", self.steps),
         )?;
-        in_range("layers", self.layers, (1, MAX_LAYERS), &allowed("layers"))?;
-        in_range("heads", self.heads, (1, WIDTHS.1), &allowed("heads"))?;
+        in_range("layers", self.layers, (1, MAX_LAYERS), allowed("layers"))?;
+        in_range("heads", self.heads, (1, WIDTHS.1), allowed("heads"))?;
         let (lo, hi) = WIDTHS;
         if self.width < lo || self.width > hi || self.width % self.heads != 0 {
-            let multiples =
-                if self.heads > 1 { format!(", a multiple of the {} heads", self.heads) } else { String::new() };
-            return Err(Error::out_of_range("width", self.width, format!("give {lo} to {hi}{multiples}")));
+            let allowed = if self.heads > 1 {
+                Phrase::of(messages::GIVE_WIDTH_OF_HEADS).count("heads", self.heads)
+            } else {
+                Phrase::of(messages::GIVE_LOW_HIGH)
+            };
+            return Err(Error::out_of_range("width", self.width, allowed.count("low", lo).count("high", hi)));
         }
-        in_range("batch", self.batch, (1, MAX_BATCH), &allowed("batch"))?;
+        in_range("batch", self.batch, (1, MAX_BATCH), allowed("batch"))?;
         if !(self.weight_decay.is_finite() && (0.0..=1.0).contains(&self.weight_decay)) {
             return Err(Error::out_of_range("weight decay", self.weight_decay, "give 0 to 1 (0.1 is usual)"));
         }

@@ -54,12 +54,14 @@ impl Vocabulary {
     /// Read `{symbol: id}`: every symbol one character, the ids 0..n each used once, and the
     /// symbol for everything else (U+FFFD) among them.
     pub fn from_json(text: &str) -> Result<Vocabulary> {
-        let map: HashMap<String, u64> = serde_json::from_str(text).map_err(|e| Error::Parse {
-            what: "vocab.json".into(),
-            problem: format!(
-                "expected an object of {{\"symbol\": id}} with one character per symbol ({})",
-                crate::error::clip_to(&e.to_string(), 160)
-            ),
+        let map: HashMap<String, u64> = serde_json::from_str(text).map_err(|e| {
+            Error::parse(
+                "vocab.json",
+                format!(
+                    "expected an object of {{\"symbol\": id}} with one character per symbol ({})",
+                    crate::error::clip_to(&e.to_string(), 160)
+                ),
+            )
         })?;
         let n = map.len();
         let mut symbols = vec![None; n];

@@ -12,20 +12,20 @@ use crate::report::Report;
 
 /// The presets, in switcher order: `[{ name, label, family, vocab_size, d_model, ... }]`.
 #[wasm_bindgen]
-pub fn presets() -> Result<JsValue, JsError> {
+pub fn presets() -> Result<JsValue, JsValue> {
     to_js(&ModelConfig::presets())
 }
 
 /// The `model_type`s a Hugging Face config.json may have: `["gpt2", "llama", ...]`.
 #[wasm_bindgen]
-pub fn config_families() -> Result<JsValue, JsError> {
+pub fn config_families() -> Result<JsValue, JsValue> {
     to_js(&crate::config::SUPPORTED_FAMILIES)
 }
 
 /// Everything about one model at sequence length `seq_len` and batch `batch` (see `Report`).
 /// `model` is a preset key or the text of a Hugging Face config.json.
 #[wasm_bindgen]
-pub fn count(model: &str, seq_len: f64, batch: f64) -> Result<JsValue, JsError> {
+pub fn count(model: &str, seq_len: f64, batch: f64) -> Result<JsValue, JsValue> {
     let config = ModelConfig::from_preset_or_json(model)?;
     let seq_len = whole_number("seq_len", seq_len)?;
     let batch = whole_number("batch", batch)?;
@@ -34,7 +34,7 @@ pub fn count(model: &str, seq_len: f64, batch: f64) -> Result<JsValue, JsError> 
 
 /// Forward FLOPs per token and one block's attention share from T = 1 to the context.
 #[wasm_bindgen]
-pub fn cost_curve(model: &str, n_points: f64) -> Result<JsValue, JsError> {
+pub fn cost_curve(model: &str, n_points: f64) -> Result<JsValue, JsValue> {
     let config = ModelConfig::from_preset_or_json(model)?;
     to_js(&curve(&config, whole_number("points", n_points)?)?)
 }
@@ -46,7 +46,7 @@ pub fn training_run(
     tokens: f64,
     peak_flops_per_second: f64,
     utilisation: f64,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     to_js(&run(params, tokens, peak_flops_per_second, utilisation)?)
 }
 
@@ -58,7 +58,7 @@ pub fn training_run_per_iteration(
     iterations: f64,
     peak_flops_per_second: f64,
     utilisation: f64,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     to_js(&crate::cost::training_run_per_iteration(
         params,
         tokens_per_iteration,
@@ -70,7 +70,7 @@ pub fn training_run_per_iteration(
 
 /// The worked examples' default inputs: the lessons' own numbers.
 #[wasm_bindgen]
-pub fn example_defaults() -> Result<JsValue, JsError> {
+pub fn example_defaults() -> Result<JsValue, JsValue> {
     let (x, attention, feed_forward) = ex::RESIDUAL_DEFAULT;
     let (normed, table) = ex::TIED_DEFAULT;
     // nanoGPT's run trains GPT-2 small: N as the FLOP count takes it (all but the position table).
@@ -98,41 +98,41 @@ pub fn example_defaults() -> Result<JsValue, JsError> {
 }
 
 #[wasm_bindgen]
-pub fn example_residual(x: JsValue, attention: JsValue, feed_forward: JsValue) -> Result<JsValue, JsError> {
+pub fn example_residual(x: JsValue, attention: JsValue, feed_forward: JsValue) -> Result<JsValue, JsValue> {
     let (x, a, f) =
         (floats("x", x)?, floats("attention's output", attention)?, floats("the feed-forward's output", feed_forward)?);
     to_js(&ex::residual(&x, &a, &f)?)
 }
 
 #[wasm_bindgen]
-pub fn example_layernorm(x: JsValue) -> Result<JsValue, JsError> {
+pub fn example_layernorm(x: JsValue) -> Result<JsValue, JsValue> {
     to_js(&ex::layernorm(&floats("the vector", x)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_gelu(z: JsValue) -> Result<JsValue, JsError> {
+pub fn example_gelu(z: JsValue) -> Result<JsValue, JsValue> {
     to_js(&ex::gelu(&floats("the inputs", z)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_feed_forward(d: f64) -> Result<JsValue, JsError> {
+pub fn example_feed_forward(d: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::feed_forward(whole("width d", d)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_tiny_gpt(token_ids: JsValue, seed: f64) -> Result<JsValue, JsError> {
+pub fn example_tiny_gpt(token_ids: JsValue, seed: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::tiny_gpt(&ids(token_ids)?, whole_number("seed", seed)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_tied_output(normed: JsValue, table: JsValue) -> Result<JsValue, JsError> {
+pub fn example_tied_output(normed: JsValue, table: JsValue) -> Result<JsValue, JsValue> {
     let table: Vec<Vec<f64>> = from_js("the token table", table, "a list of rows, each a list of numbers")?;
     let table: Vec<Vec<f32>> = table.into_iter().map(|r| r.into_iter().map(|x| x as f32).collect()).collect();
     to_js(&ex::tied_output(&floats("LN(h)", normed)?, &table)?)
 }
 
 #[wasm_bindgen]
-pub fn example_masks(n_tokens: f64, position: f64, seed: f64) -> Result<JsValue, JsError> {
+pub fn example_masks(n_tokens: f64, position: f64, seed: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::masks(
         whole("number of tokens", n_tokens)?,
         whole("position to change", position)?,
@@ -141,22 +141,22 @@ pub fn example_masks(n_tokens: f64, position: f64, seed: f64) -> Result<JsValue,
 }
 
 #[wasm_bindgen]
-pub fn example_param_count() -> Result<JsValue, JsError> {
+pub fn example_param_count() -> Result<JsValue, JsValue> {
     to_js(&ex::param_count()?)
 }
 
 #[wasm_bindgen]
-pub fn example_moe_routing(scores: JsValue, k: f64) -> Result<JsValue, JsError> {
+pub fn example_moe_routing(scores: JsValue, k: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::moe_routing(&floats("the router scores", scores)?, whole("k", k)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_moe_sizes(d: f64, n_experts: f64, k: f64) -> Result<JsValue, JsError> {
+pub fn example_moe_sizes(d: f64, n_experts: f64, k: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::moe_sizes(whole("width d", d)?, whole("experts", n_experts)?, whole("k", k)?)?)
 }
 
 #[wasm_bindgen]
-pub fn example_moe_batch(d: f64, n_experts: f64, k: f64, n_tokens: f64, seed: f64) -> Result<JsValue, JsError> {
+pub fn example_moe_batch(d: f64, n_experts: f64, k: f64, n_tokens: f64, seed: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::moe_batch(
         whole("width d", d)?,
         whole("experts", n_experts)?,
@@ -167,13 +167,13 @@ pub fn example_moe_batch(d: f64, n_experts: f64, k: f64, n_tokens: f64, seed: f6
 }
 
 #[wasm_bindgen]
-pub fn example_balance(fractions: JsValue, probabilities: JsValue) -> Result<JsValue, JsError> {
+pub fn example_balance(fractions: JsValue, probabilities: JsValue) -> Result<JsValue, JsValue> {
     let f: Vec<f64> = from_js("the fractions", fractions, "a list of numbers")?;
     let p: Vec<f64> = from_js("the probabilities", probabilities, "a list of numbers")?;
     to_js(&ex::balance(&f, &p)?)
 }
 
 #[wasm_bindgen]
-pub fn example_flops(params: f64, tokens: f64) -> Result<JsValue, JsError> {
+pub fn example_flops(params: f64, tokens: f64) -> Result<JsValue, JsValue> {
     to_js(&ex::flops(params, tokens)?)
 }

@@ -7,6 +7,7 @@ use super::training::train_settings;
 use super::{amount, count_within, to_js, whole};
 use crate::error::Error;
 use crate::experiments::{ablation::ablate, stream::stream_stats};
+use crate::messages::{self, Phrase};
 use crate::nn::BlockMode;
 use crate::nn::{weights as checkpoint, TinyGpt, TrainableGpt};
 use crate::numbers::whole_number;
@@ -32,22 +33,22 @@ pub struct CharModel {
 #[wasm_bindgen]
 impl CharModel {
     /// The trained TinyGPT the page ships.
-    pub fn shipped() -> Result<CharModel, JsError> {
+    pub fn shipped() -> Result<CharModel, JsValue> {
         Self::from_shipped(Shipped::Lessons)
     }
 
     /// The six-block TinyGPT (width 16) the page ships for the experiments that take blocks out.
-    pub fn six_blocks() -> Result<CharModel, JsError> {
+    pub fn six_blocks() -> Result<CharModel, JsValue> {
         Self::from_shipped(Shipped::SixBlocks)
     }
 
-    fn from_shipped(which: Shipped) -> Result<CharModel, JsError> {
+    fn from_shipped(which: Shipped) -> Result<CharModel, JsValue> {
         let (model, vocab) = which.load()?;
         Ok(CharModel { model, vocab, source: which.name().into(), flat: None, measurement: None })
     }
 
     /// The lessons' TinyGPT as initialised from `seed`, before any training.
-    pub fn untrained(seed: f64) -> Result<CharModel, JsError> {
+    pub fn untrained(seed: f64) -> Result<CharModel, JsValue> {
         let seed = whole_number("seed", seed)?;
         let model = initial_model(&TrainSettings { seed, ..TrainSettings::default() }, Vocabulary::lessons().len())?;
         Ok(CharModel { model, vocab: Vocabulary::lessons(), source: "untrained".into(), flat: None, measurement: None })
@@ -55,7 +56,7 @@ impl CharModel {
 
     /// A model trained with `settings` (what `TrainingRun.settings()` returns) from its flat
     /// `parameters` (what `TrainingRun.parameters()` returns).
-    pub fn from_parameters(settings: JsValue, parameters: &[f32]) -> Result<CharModel, JsError> {
+    pub fn from_parameters(settings: JsValue, parameters: &[f32]) -> Result<CharModel, JsValue> {
         let vocab = Vocabulary::lessons();
         let shape = train_settings(settings)?.shape(vocab.len());
         if parameters.len() != shape.n_params() {
@@ -81,7 +82,7 @@ impl CharModel {
         weights: &[u8],
         config_json: Option<String>,
         vocab_json: Option<String>,
-    ) -> Result<CharModel, JsError> {
+    ) -> Result<CharModel, JsValue> {
         let (model, vocab) =
             crate::train::model_files::load_model_files(weights, config_json.as_deref(), vocab_json.as_deref())?;
         Ok(CharModel { model, vocab, source: "checkpoint".into(), flat: None, measurement: None })
@@ -93,7 +94,7 @@ impl CharModel {
     }
 
     /// A model from a safetensors file (Hugging Face GPT-2 names, F32 or F16, its config inside).
-    pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsError> {
+    pub fn from_weights(bytes: &[u8]) -> Result<CharModel, JsValue> {
         let model = checkpoint::load(bytes, None)?;
         let vocab = Vocabulary::lessons();
         if model.vocab_size() != vocab.len() {
@@ -108,7 +109,7 @@ impl CharModel {
 
     /// What the model makes of `text` (its last 16 characters): the symbols, the stream, the logits
     /// and the `k` likeliest next characters at each position.
-    pub fn read(&self, text: &str, k: f64) -> Result<JsValue, JsError> {
+    pub fn read(&self, text: &str, k: f64) -> Result<JsValue, JsValue> {
         to_js(&read(&self.model, &self.vocab, text, amount("k", k)?.min(self.vocab.len()))?)
     }
 
@@ -123,7 +124,7 @@ impl CharModel {
         seed: f64,
         top_k: Option<f64>,
         top_p: Option<f64>,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
         let sampling = self.sampling(temperature, top_k, top_p)?;
         let vocab = self.vocab.clone();
@@ -157,12 +158,14 @@ impl CharModel {
     /// The loss on `text` (default: the held-out tail) by the evaluation protocol, with block `block`
     /// "removed" or "overwritten", or every block "intact" (`block` is then ignored). One
     /// configuration a call, so a page can spread an experiment over several frames.
-    pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsError> {
+    pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsValue> {
         let n = self.model.blocks.len();
         let mode = BlockMode::parse(mode)?;
         let block = if mode == BlockMode::Intact { 0 } else { whole("block", block)? };
         if block >= n {
-            return Err(Error::out_of_range("block", block, format!("the model has blocks 0 to {}", n - 1)).into());
+            return Err(
+                Error::out_of_range("block", block, Phrase::of(messages::MODEL_BLOCKS).count("last", n - 1)).into()
+            );
         }
         let (flat, ids) = self.flat_and_text(text)?;
         flat.block_modes = vec![BlockMode::Intact; n];
@@ -174,7 +177,7 @@ impl CharModel {
 
     /// The whole ablation on `text` (default: the held-out tail): `{ intact, uniform, tokens,
     /// blocks: [{ block, removed, overwritten }] }`.
-    pub fn ablation(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+    pub fn ablation(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
         let (flat, ids) = self.flat_and_text(text)?;
         to_js(&ablate(flat, &ids)?)
     }
@@ -182,7 +185,7 @@ impl CharModel {
     /// The stream around each block on `text` (default: the held-out tail): `{ embedding_norm,
     /// positions, blocks: [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
     /// feed_forward_fraction, cosine_in_out }] }`.
-    pub fn stream(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+    pub fn stream(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
         let (flat, ids) = self.flat_and_text(text)?;
         to_js(&stream_stats(flat, &ids)?)
     }
@@ -190,7 +193,7 @@ impl CharModel {
     /// `{ source, n_params, layers, width, heads, norm, context, vocab_size, longest_text, uniform_loss,
     /// training }`
     /// (training: how the shipped weights were made, for a shipped model).
-    pub fn info(&self) -> Result<JsValue, JsError> {
+    pub fn info(&self) -> Result<JsValue, JsValue> {
         let shape = crate::nn::GptShape::of(&self.model)?;
         let training: serde_json::Value = match Shipped::parse(&self.source) {
             Ok(which) => serde_json::from_str(which.training()).unwrap_or_default(),

@@ -92,7 +92,7 @@ impl CharModel {
     /// input, after_attention_add, after_attention, after_feed_forward_add, output }, gelu_open,
     /// gelu_open_share }], ln_f, logits, probabilities }`, each tensor `{ shape, data: Float32Array }`
     /// (row-major).
-    pub fn inspect(&mut self, text: &str) -> Result<JsValue, JsError> {
+    pub fn inspect(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let vocab = self.vocab.clone();
         let r = self.flat()?.inspect(&vocab, text)?;
         let root = to_js(&Meta::of(&r, true))?;
@@ -106,7 +106,7 @@ impl CharModel {
     /// `inspect`): `{ text, symbols, ids, unknown, norm, context, longest_text, layers, heads,
     /// weights, scores }`, weights and scores `{ shape: [L, h, T, T], data: Float32Array }` (the
     /// scores before the mask and the softmax).
-    pub fn attention(&mut self, text: &str) -> Result<JsValue, JsError> {
+    pub fn attention(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let vocab = self.vocab.clone();
         let r = self.flat()?.inspect(&vocab, text)?;
         let root = to_js(&Meta::of(&r, false))?;
@@ -118,7 +118,7 @@ impl CharModel {
     /// Where each head looks over `text` (default: the held-out tail of the lesson prose): `{
     /// queries, windows, heads: [{ block, head, previous, same, first, entropy, uniform_entropy }],
     /// standouts: { previous, same, first, focused, broadest } }`.
-    pub fn head_summaries(&mut self, text: Option<String>) -> Result<JsValue, JsError> {
+    pub fn head_summaries(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
         let (flat, ids) = self.flat_and_text(text)?;
         to_js(&head_summaries(flat, &ids)?)
     }
@@ -133,7 +133,7 @@ impl CharModel {
         temperature: f64,
         top_k: Option<f64>,
         top_p: Option<f64>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let sampling = self.sampling(temperature, top_k, top_p)?;
         let vocab = self.vocab.clone();
         let flat = self.flat()?;

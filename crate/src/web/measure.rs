@@ -25,7 +25,7 @@ impl CharModel {
     /// Start measuring `what` on `text` (default: the held-out tail of the lesson prose), in place of
     /// any measurement under way: "loss", with block `block` `mode` ("removed", "overwritten", or
     /// "intact": every block, `block` ignored), or "stream". Then call `measure_step` until done.
-    pub fn begin_measure(&mut self, what: &str, mode: &str, block: f64, text: Option<String>) -> Result<(), JsError> {
+    pub fn begin_measure(&mut self, what: &str, mode: &str, block: f64, text: Option<String>) -> Result<(), JsValue> {
         self.measurement = None;
         let measure = match what {
             "loss" => {
@@ -50,7 +50,7 @@ impl CharModel {
 
     /// Measure for about `budget_ms` milliseconds (one window at least): `{ done, windows_done,
     /// windows, found }`.
-    pub fn measure_step(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+    pub fn measure_step(&mut self, budget_ms: f64) -> Result<JsValue, JsValue> {
         let budget = if budget_ms.is_finite() && budget_ms > 0.0 { budget_ms.min(60_000.0) } else { 0.0 };
         let mut m = self
             .measurement

@@ -4,8 +4,10 @@
 //! also builds the facade without it, the small module a page fetches first.
 //! Thin by design: it reads what
 //! JavaScript passes, calls the library, and returns plain objects (field names as in Rust).
-//! Every library error becomes a `JsError` through wasm-bindgen's `From<E: std::error::Error>`
-//! (the `?` below), carrying the library's message, which says what is allowed. What JavaScript
+//! Every library error becomes a JavaScript `Error` (the `?` below, through `From<Error> for
+//! JsValue` here) whose message is the library's English one, which says what is allowed, and
+//! whose `tb` property is the same message as data (messages.rs: a code and its values) for the
+//! page to word in the reader's language. What JavaScript
 //! passes is checked here before it reaches the library: numbers must be whole where counts are
 //! meant, lists must be lists of numbers. Nothing a reader types can reach a panic.
 
@@ -25,16 +27,27 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("internal error while returning a result: {e}")))
+        .map_err(|e| JsError::new(&format!("internal error while returning a result: {e}")).into())
+}
+
+/// A library error as the page gets it: an `Error` with the English message, and the message as
+/// data in `tb` ({ code, values } or { text }, messages.rs).
+impl From<Error> for JsValue {
+    fn from(error: Error) -> JsValue {
+        let thrown = js_sys::Error::new(&error.to_string());
+        if let Ok(data) = error.phrase().serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+            let _ = js_sys::Reflect::set(&thrown, &JsValue::from_str("tb"), &data);
+        }
+        thrown.into()
+    }
 }
 
 /// A JavaScript value of the expected shape (`what` names it in the message).
 fn from_js<T: DeserializeOwned>(what: &str, value: JsValue, expected: &str) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|_| Error::Parse { what: what.to_string(), problem: format!("expected {expected}") })
+    serde_wasm_bindgen::from_value(value).map_err(|_| Error::parse(what, format!("expected {expected}")))
 }
 
 fn floats(what: &str, value: JsValue) -> Result<Vec<f32>, Error> {
@@ -62,7 +75,7 @@ fn amount(what: &str, x: f64) -> Result<usize, Error> {
 /// A whole number typed into the page; one past 10⁹ is refused with `allowed()` before anything
 /// larger than any limit is converted.
 #[cfg(feature = "tinygpt-facade")]
-fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> String) -> Result<usize, Error> {
+fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> crate::messages::Phrase) -> Result<usize, Error> {
     if x.is_finite() && x.fract() == 0.0 && x > 1e9 {
         return Err(Error::out_of_range(what, format!("{x:e}"), allowed()));
     }

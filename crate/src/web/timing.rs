@@ -28,24 +28,24 @@ pub struct DepthLatency {
 #[wasm_bindgen]
 impl DepthLatency {
     #[wasm_bindgen(constructor)]
-    pub fn new(index: f64) -> Result<DepthLatency, JsError> {
+    pub fn new(index: f64) -> Result<DepthLatency, JsValue> {
         Ok(DepthLatency { timer: crate::experiments::latency::DepthTimer::new(whole("configuration", index)?)? })
     }
 
     /// Time `reps` more runs of one token through the stack (1 to 1,000).
-    pub fn run(&mut self, reps: f64) -> Result<(), JsError> {
+    pub fn run(&mut self, reps: f64) -> Result<(), JsValue> {
         Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
     }
 
     /// `{ layers, width, block_params, runs, median_ms }` of the runs so far.
-    pub fn result(&self) -> Result<JsValue, JsError> {
+    pub fn result(&self) -> Result<JsValue, JsValue> {
         to_js(&self.timer.result())
     }
 }
 
 /// How many ways [`DepthLatency`] knows, and the sequence lengths the attention share is timed at.
 #[wasm_bindgen]
-pub fn latency_plan() -> Result<JsValue, JsError> {
+pub fn latency_plan() -> Result<JsValue, JsValue> {
     use crate::experiments::latency::{DEPTHS, STAGE_SEQ_LENS};
     to_js(&serde_json::json!({ "depths": DEPTHS, "seq_lens": STAGE_SEQ_LENS }))
 }
@@ -60,19 +60,19 @@ pub struct AttentionTiming {
 #[wasm_bindgen]
 impl AttentionTiming {
     #[wasm_bindgen(constructor)]
-    pub fn new(seq_len: f64) -> Result<AttentionTiming, JsError> {
+    pub fn new(seq_len: f64) -> Result<AttentionTiming, JsValue> {
         Ok(AttentionTiming {
             timer: crate::experiments::latency::StageTimer::new(amount("sequence length", seq_len)?)?,
         })
     }
 
     /// Take `reps` more timings (1 to 1,000).
-    pub fn run(&mut self, reps: f64) -> Result<(), JsError> {
+    pub fn run(&mut self, reps: f64) -> Result<(), JsValue> {
         Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
     }
 
     /// `{ seq_len, runs, attention_ms, block_ms, measured_share, flops_share }` so far.
-    pub fn result(&self) -> Result<JsValue, JsError> {
+    pub fn result(&self) -> Result<JsValue, JsValue> {
         to_js(&self.timer.result())
     }
 }
@@ -87,22 +87,22 @@ pub struct Workload {
 #[wasm_bindgen]
 impl Workload {
     #[wasm_bindgen(constructor)]
-    pub fn new(name: &str) -> Result<Workload, JsError> {
+    pub fn new(name: &str) -> Result<Workload, JsValue> {
         Ok(Workload { inner: crate::bench::Workload::new(name)? })
     }
 
     /// The workloads' names, in the order the tables list them.
-    pub fn names() -> Result<JsValue, JsError> {
+    pub fn names() -> Result<JsValue, JsValue> {
         to_js(&crate::bench::WORKLOADS)
     }
 
     /// Run it `reps` times (1 to 10,000); returns the last loss.
-    pub fn run(&mut self, reps: f64) -> Result<f32, JsError> {
+    pub fn run(&mut self, reps: f64) -> Result<f32, JsValue> {
         Ok(self.inner.run(amount("repetitions", reps)?)?)
     }
 
     /// `{ name, tokens, flops }` of one run.
-    pub fn info(&self) -> Result<JsValue, JsError> {
+    pub fn info(&self) -> Result<JsValue, JsValue> {
         to_js(
             &serde_json::json!({ "name": self.inner.name(), "tokens": self.inner.tokens(), "flops": self.inner.flops() }),
         )
@@ -111,7 +111,7 @@ impl Workload {
 
 /// The lesson's own timings (quoted, not computed here): `{ source, depth, attention }`.
 #[wasm_bindgen]
-pub fn reported_latency() -> Result<JsValue, JsError> {
+pub fn reported_latency() -> Result<JsValue, JsValue> {
     use crate::experiments::quoted::{REPORTED_ATTENTION_TIME, REPORTED_DEPTH};
     to_js(&serde_json::json!({
         "source": "reported by the lesson for GPT-2-sized blocks on its author's CPU at batch 1; quoted, not computed here",

@@ -55,16 +55,16 @@ pub(super) fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
     }
     let expected = format!("an object with any of {}", SETTING_NAMES.join(", "));
     if !value.is_object() {
-        return Err(Error::Parse { what: "the training settings".into(), problem: format!("expected {expected}") });
+        return Err(Error::parse("the training settings", format!("expected {expected}")));
     }
     // serde-wasm-bindgen reads only the fields it knows: a misspelt one would be ignored in silence.
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
         if !SETTING_NAMES.contains(&key.as_str()) {
-            return Err(Error::Parse {
-                what: "the training settings".into(),
-                problem: format!("{:?} is not a setting; expected {expected}", crate::error::clip(&key)),
-            });
+            return Err(Error::parse(
+                "the training settings",
+                format!("{:?} is not a setting; expected {expected}", crate::error::clip(&key)),
+            ));
         }
     }
     let js: JsTrainSettings = from_js("the training settings", value, &expected)?;
@@ -114,7 +114,7 @@ pub(super) fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
 /// The defaults of a training run, the limits of each setting, the default corpus's size and the
 /// reference losses of its held-out text (uniform, unigram, bigram).
 #[wasm_bindgen]
-pub fn train_defaults() -> Result<JsValue, JsError> {
+pub fn train_defaults() -> Result<JsValue, JsValue> {
     let vocab = Vocabulary::lessons();
     let context = crate::train::settings::CONTEXT;
     let corpus = Corpus::lessons(&vocab, context);
@@ -132,7 +132,7 @@ pub fn train_defaults() -> Result<JsValue, JsError> {
 /// What the lesson reports measuring on GPT-2 small (quoted, not computed here), to show beside a
 /// reader's own experiment: `{ source, ablation: [{ what, value }], stream: [{ what, value }] }`.
 #[wasm_bindgen]
-pub fn reported_gpt2_small() -> Result<JsValue, JsError> {
+pub fn reported_gpt2_small() -> Result<JsValue, JsValue> {
     use crate::experiments::quoted::{GPT2_SMALL_ABLATION, GPT2_SMALL_STREAM};
     to_js(&serde_json::json!({
         "source": "reported by the lesson for GPT-2 small on 1,024 tokens of its author's prose; quoted, not computed here",
@@ -144,7 +144,7 @@ pub fn reported_gpt2_small() -> Result<JsValue, JsError> {
 /// The settings of one side of the pre-LN/post-LN race (the pre-LN side; the post-LN side differs
 /// only in `norm`): six blocks of width 32, a constant 3e-3, `steps`, `seed`, `warmup`.
 #[wasm_bindgen]
-pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue, JsError> {
+pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue, JsValue> {
     let s = crate::experiments::race::race_settings(
         amount("steps", steps)?,
         whole_number("seed", seed)?,
@@ -157,7 +157,7 @@ pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue,
 /// What a race found at `step`, from the two held-out losses and the reference lines
 /// (`{ uniform, unigram, bigram }`): `{ step, pre, post, pre_place, post_place, post_lags, text }`.
 #[wasm_bindgen]
-pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> Result<JsValue, JsError> {
+pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> Result<JsValue, JsValue> {
     let r: crate::train::ReferenceLosses = from_js("the reference losses", reference, "{ uniform, unigram, bigram }")?;
     for (what, x) in [("pre-LN's loss", pre), ("post-LN's loss", post)] {
         if !x.is_finite() {
@@ -169,7 +169,7 @@ pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> 
 
 /// The lesson's own race (quoted, not computed here): `{ source, findings: [{ what, value }] }`.
 #[wasm_bindgen]
-pub fn reported_race() -> Result<JsValue, JsError> {
+pub fn reported_race() -> Result<JsValue, JsValue> {
     to_js(&serde_json::json!({
         "source": "reported by the lesson for two six-block character models trained on its author's text (two seeds, losses read off training batches); quoted, not computed here",
         "findings": crate::experiments::quoted::REPORTED_RACE,
@@ -179,7 +179,7 @@ pub fn reported_race() -> Result<JsValue, JsError> {
 /// The training settings `settings` would give, all of them, checked: what `TrainingRun`'s constructor
 /// would accept, without building the run (the corpus, the model) on the page's thread.
 #[wasm_bindgen]
-pub fn check_train_settings(settings: JsValue) -> Result<JsValue, JsError> {
+pub fn check_train_settings(settings: JsValue) -> Result<JsValue, JsValue> {
     to_js(&train_settings(settings)?)
 }
 
@@ -206,7 +206,7 @@ impl TrainingRun {
     /// A run of `settings` (an object; anything left out keeps its default) on `text` (default: the
     /// lesson page's prose).
     #[wasm_bindgen(constructor)]
-    pub fn new(settings: JsValue, text: Option<String>) -> Result<TrainingRun, JsError> {
+    pub fn new(settings: JsValue, text: Option<String>) -> Result<TrainingRun, JsValue> {
         let settings = train_settings(settings)?;
         let trainer = Trainer::new(settings, text.as_deref().unwrap_or(LESSON_PROSE))?;
         Ok(TrainingRun { trainer })
@@ -214,7 +214,7 @@ impl TrainingRun {
 
     /// Steps until `max_steps` more are done, the run is over, or `budget_ms` milliseconds have
     /// passed (one step at least).
-    pub fn run(&mut self, max_steps: f64, budget_ms: f64) -> Result<JsValue, JsError> {
+    pub fn run(&mut self, max_steps: f64, budget_ms: f64) -> Result<JsValue, JsValue> {
         let max_steps = amount("max_steps", max_steps)?.max(1);
         let budget = if budget_ms.is_finite() && budget_ms > 0.0 { budget_ms } else { 0.0 };
         let start = js_sys::Date::now();
@@ -243,21 +243,21 @@ impl TrainingRun {
     }
 
     /// The loss on the held-out tail, by the evaluation protocol.
-    pub fn held_out_loss(&mut self) -> Result<f64, JsError> {
+    pub fn held_out_loss(&mut self) -> Result<f64, JsValue> {
         Ok(self.trainer.held_out_loss()?.loss)
     }
 
     /// `{ uniform, unigram, bigram }`: the reference losses of the held-out text.
-    pub fn reference(&self) -> Result<JsValue, JsError> {
+    pub fn reference(&self) -> Result<JsValue, JsValue> {
         to_js(&self.trainer.reference)
     }
 
-    pub fn settings(&self) -> Result<JsValue, JsError> {
+    pub fn settings(&self) -> Result<JsValue, JsValue> {
         to_js(&self.trainer.settings)
     }
 
     /// `length` characters after `prompt`, drawn at `temperature` with `seed`.
-    pub fn sample(&mut self, prompt: &str, length: f64, temperature: f64, seed: f64) -> Result<String, JsError> {
+    pub fn sample(&mut self, prompt: &str, length: f64, temperature: f64, seed: f64) -> Result<String, JsValue> {
         let (length, seed) = (amount("length", length)?, whole_number("seed", seed)?);
         let vocab = self.trainer.vocab.clone();
         let sampling = Sampling::temperature(temperature, vocab.len())?;
@@ -280,7 +280,7 @@ impl TrainingRun {
 /// checked text as it is, with JSON.parse: returning it from here would carry a second JSON
 /// serialiser in the wasm.)
 #[wasm_bindgen]
-pub fn check_results(text: &str, command: &str) -> Result<(), JsError> {
+pub fn check_results(text: &str, command: &str) -> Result<(), JsValue> {
     use crate::experiments::measured::{read_ablation, read_stream};
     if command == "ablate" {
         read_ablation(text)?;

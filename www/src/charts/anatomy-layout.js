@@ -5,9 +5,11 @@
 // The drawing, top to bottom: the embedding tables side by side; the residual stream as a vertical
 // line on the left; one block opened beside it (norm, attention with the scores inside it, the add;
 // norm, router if any, feed-forward with its activation inside it, the add); "L-1 more blocks";
-// then the final norm, the output head and the logits.
+// then the final norm, the output head and the logits. The labels are in the language of `t`
+// (diagramItems' translator; English when it is left out).
 
-import { ROTARY_NOTE, activationName, freePartLabel, moreBlocksNote } from '../elements/anatomy-text.js';
+import { activationName, freePartLabel, moreBlocksNote, partLabel, rotaryNote } from '../elements/anatomy-text.js';
+import { translator } from '../i18n.js';
 
 export const WIDTH = 360;
 const PAD = 8;
@@ -34,9 +36,14 @@ const CHIP_TOP = 24; // below the box's label
 export const FONT_LABEL = 13;
 export const FONT_SMALL = 13;
 
+/** Characters drawn a full em wide: Chinese, Japanese and Korean ideographs and kana, full-width punctuation. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/gu;
+
 /** A rough width of `text` at `size` px in the diagram's sans-serif (for fitting, not measuring). */
 export function textWidth(text, size = FONT_LABEL) {
-  return String(text).length * size * 0.58;
+  const str = String(text);
+  const wide = str.match(WIDE)?.length ?? 0;
+  return (str.length - wide) * size * 0.58 + wide * size;
 }
 
 /**
@@ -59,12 +66,12 @@ export function partMatrices(report, key) {
  * The diagram's items in reading order, which is also the keyboard order of the selectable ones.
  * Parts with weights come from report.parts, in the Report's order: the parts before the first
  * per-block part are the embeddings, the per-block parts form the opened block, the rest the head.
- * Parameter-free parts are added where they act. Each item:
+ * Parameter-free parts are added where they act; `t` words the labels (English by default). Each item:
  *   { key, label, section: 'embed'|'stream'|'block'|'after'|'head', kind: 'box'|'child'|'add'|'line'|'note',
  *     selectable, group?, part? (the Report's part), parent? (for a box drawn inside another),
  *     matrices? }
  */
-export function diagramItems(report) {
+export function diagramItems(report, t = translator('en')) {
   const { parts, config } = report;
   const items = [];
   const firstBlock = parts.findIndex((p) => p.per_block);
@@ -75,7 +82,7 @@ export function diagramItems(report) {
 
   const partItem = (p, section) => ({
     key: p.part,
-    label: p.label,
+    label: partLabel(p, t),
     section,
     kind: 'box',
     selectable: true,
@@ -85,7 +92,7 @@ export function diagramItems(report) {
   });
   const freeItem = (key, section, kind, extra = {}) => ({
     key,
-    label: freePartLabel(key, config),
+    label: freePartLabel(key, config, t),
     section,
     kind,
     selectable: true,
@@ -94,7 +101,7 @@ export function diagramItems(report) {
 
   for (const p of embed) items.push(partItem(p, 'embed'));
   if (config.positions === 'rotary' && !parts.some((p) => p.part === 'position_table')) {
-    items.push({ key: 'rotary_note', label: ROTARY_NOTE, section: 'embed', kind: 'note', selectable: false });
+    items.push({ key: 'rotary_note', label: rotaryNote(t), section: 'embed', kind: 'note', selectable: false });
   }
   items.push(freeItem('stream', 'stream', 'line'));
 
@@ -109,7 +116,7 @@ export function diagramItems(report) {
     }
   }
   if (config.n_layers > 1) {
-    items.push({ key: 'more_blocks', label: moreBlocksNote(config.n_layers - 1), section: 'after', kind: 'note', selectable: false });
+    items.push({ key: 'more_blocks', label: moreBlocksNote(config.n_layers - 1, t), section: 'after', kind: 'note', selectable: false });
   }
 
   for (const p of head) items.push(partItem(p, 'head'));

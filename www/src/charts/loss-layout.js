@@ -2,12 +2,16 @@
 // returned while training (each step's loss, the held-out loss now and then, the reference losses)
 // and the width available. No DOM, no model arithmetic: it places numbers Rust computed.
 //
-//   const layout = lossChartLayout({ width: 640, steps: 600, losses, heldOut, reference });
+//   const layout = lossChartLayout({ width: 640, steps: 600, losses, heldOut, reference, t });
+//
+// `t` (an element's translator, i18n.js) words the reference lines' labels; the right margin that
+// holds them widens for a language whose words are longer than English's.
 //
 // The training line is each step's batch loss smoothed for display (an exponential average with the
 // start-up bias removed, as TensorBoard draws it); the held-out points are drawn as they are.
 
 import { linearScale, linePath } from './cost-layout.js';
+import { translator } from '../i18n.js';
 
 /** How much the display smooths each step's loss (0: not at all). */
 export const SMOOTHING = 0.9;
@@ -55,19 +59,38 @@ export function roundTicks(lo, hi, count, { whole = false } = {}) {
   return ticks;
 }
 
-const REFERENCE_LABELS = { uniform: 'uniform', unigram: 'unigram', bigram: 'bigram' };
+/** The reference lines, top to bottom as they usually sit; each labelled by `lossChart.<key>`. */
+const REFERENCES = ['uniform', 'unigram', 'bigram'];
+
+/** The longest English label ("uniform", "unigram"), in characters: the margin was sized for it. */
+const ENGLISH_LABEL_CHARS = 7;
+
+/** What a character more than English's adds to a label, at most, in px (an 11 px "m" is about 10). */
+const CHAR_PX = 9;
+
+/** A label's width in Latin characters: a CJK character takes about two. */
+function labelChars(text) {
+  let n = 0;
+  for (const c of text) n += c.codePointAt(0) >= 0x2e80 ? 2 : 1;
+  return n;
+}
 
 /**
  * Everything the renderer needs. `steps`: the run's length (the x axis); `losses`: each step's loss
  * so far; `heldOut`: [{ step, loss }]; `reference`: { uniform, unigram, bigram } (or null before a
  * run starts). For several runs on one chart (the norm race), `series`: [{ key, losses, heldOut }]
- * in place of losses and heldOut; each comes back in `series` with its own paths.
+ * in place of losses and heldOut; each comes back in `series` with its own paths. `t`: the
+ * translator of the reader's language, for the reference lines' labels.
  */
-export function lossChartLayout({ width, steps, losses = [], heldOut = [], reference = null, series = null }) {
+export function lossChartLayout({ width, steps, losses = [], heldOut = [], reference = null, series = null, t = translator('en') }) {
   const runs = series ?? [{ key: 'run', losses, heldOut }];
   const w = Math.max(260, Math.round(width));
   const narrow = w < 420;
-  const margin = { left: 44, right: narrow ? 62 : 76, top: 12, bottom: 38 };
+  const labels = Object.fromEntries(REFERENCES.map((key) => [key, t(`lossChart.${key}`)]));
+  // Room at the right for "label 3.91": as much more as the longest label is longer than English's.
+  const longest = Math.max(...Object.values(labels).map(labelChars));
+  const extra = Math.max(0, longest - ENGLISH_LABEL_CHARS) * CHAR_PX;
+  const margin = { left: 44, right: (narrow ? 62 : 76) + extra, top: 12, bottom: 38 };
   const height = narrow ? 220 : 260;
   const x = linearScale([0, Math.max(1, steps)], [margin.left, w - margin.right]);
 
@@ -97,9 +120,8 @@ export function lossChartLayout({ width, steps, losses = [], heldOut = [], refer
 
   // Reference lines, with their labels nudged apart when two sit within a line of text.
   const refs = reference
-    ? Object.entries(REFERENCE_LABELS)
-        .filter(([key]) => Number.isFinite(reference[key]))
-        .map(([key, label]) => ({ key, label, value: reference[key], y: round1(y.map(reference[key])) }))
+    ? REFERENCES.filter((key) => Number.isFinite(reference[key]))
+        .map((key) => ({ key, label: labels[key], value: reference[key], y: round1(y.map(reference[key])) }))
         .sort((a, b) => a.y - b.y)
     : [];
   for (let i = 1; i < refs.length; i++) refs[i].labelY = Math.max(refs[i].y, (refs[i - 1].labelY ?? refs[i - 1].y) + 12);

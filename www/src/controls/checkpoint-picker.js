@@ -2,22 +2,26 @@
 // drop model.safetensors with its config.json and vocab.json (the files `tblock train` writes, or
 // their folder), or to pick them. The weights are read with their progress shown and can be
 // cancelled; the library checks them (models/your-checkpoint.js shares them with the page). A file
-// past the library's limit is refused by its size, before it is read.
+// past the library's limit is refused by its size, before it is read. Once loaded, the checkpoint
+// is kept in this browser for the page where it can be; where it cannot (storage refused, no room)
+// the panel says it will not survive a reload, and why. `t`: the widget's translator (English
+// without it).
 //
-//   const picker = checkpointPicker({ uid, lib, select, onPick });
+//   const picker = checkpointPicker({ uid, t, lib, select, onPick });
 //   // adds two options to `select` ("your checkpoint: NAME" and "Your checkpoint…"), and
 //   picker.panel      // the panel, to place after the select
 //   picker.off()      // stop following the page's checkpoint (the widget's release)
 //   picker.show(value) // select `value` (the reader's earlier pick, kept across a re-render)
 //   onPick('checkpoint') when the reader's checkpoint is loaded or chosen
 
-import { h } from '../elements/base.js';
+import { errorText, h } from '../elements/base.js';
+import { translator } from '../i18n.js';
 import { dropPanelCss, dropZone } from './drop-zone.js';
 import { readStream } from '../models/read-stream.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint } from '../models/your-checkpoint.js';
+import { checkpointKept, forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint } from '../models/your-checkpoint.js';
 import { CONFIG_LIMIT } from '../models/your-model.js';
 
 export const CHECKPOINT = 'checkpoint';
@@ -29,30 +33,36 @@ export const checkpointSheet = sheet(`${dropPanelCss('.your-checkpoint')}
 .your-checkpoint progress { width: 100%; }
 `);
 
-export function checkpointPicker({ uid, lib, select, onPick }) {
+/** Why the checkpoint shared now will not survive a reload (`answer`: checkpointKept()'s), or ''. */
+export function notKeptNote(answer, t = translator('en')) {
+  if (!answer || answer.kept) return '';
+  const size = () => formatBytes(answer.bytes, t.locale);
+  if (answer.reason === 'too-large') return t('panels.notKeptTooLarge', { limit: formatBytes(answer.limit, t.locale), size: size() });
+  if (answer.reason === 'quota') return t('panels.notKeptQuota', { size: size() });
+  if (answer.reason === 'unavailable') return t('panels.notKeptUnavailable');
+  return ''; // superseded: a newer checkpoint, or a forget, has its own answer
+}
+
+export function checkpointPicker({ uid, t = translator('en'), lib, select, onPick }) {
+  const { locale } = t;
   const id = `${uid}-checkpoint`;
   const limit = lib.CharModel.checkpoint_limit();
   const yours = h('option', { value: CHECKPOINT });
-  const load = h('option', { value: LOAD }, 'Your checkpoint…');
+  const load = h('option', { value: LOAD }, t('panels.yourCheckpointLoad'));
   select.append(yours, load);
   let previous = select.value;
 
   const file = h('input', { type: 'file', id: `${id}-files`, multiple: true, accept: '.safetensors,.json' });
-  const progress = h('progress', { hidden: true, 'aria-label': 'Reading the checkpoint' });
+  const progress = h('progress', { hidden: true, 'aria-label': t('panels.readingCheckpoint') });
   const status = h('p', { class: 'muted', role: 'status' });
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
-  const cancel = h('button', { type: 'button' }, 'Cancel');
-  const forget = h('button', { type: 'button' }, 'Forget my checkpoint');
+  const cancel = h('button', { type: 'button' }, t('panels.cancel'));
+  const forget = h('button', { type: 'button' }, t('panels.forgetCheckpoint'));
   const panel = h(
     'div',
-    { class: 'your-checkpoint', id, role: 'group', 'aria-label': 'Your checkpoint', hidden: true },
-    h(
-      'p',
-      {},
-      `Drop model.safetensors with its config.json and vocab.json (what tblock train writes), or their folder, or pick them. ` +
-        `Up to ${formatBytes(limit)} of weights; read in this page only.`,
-    ),
-    h('div', { class: 'row' }, h('label', { htmlFor: file.id, class: 'visually-hidden' }, 'Checkpoint files'), file, cancel, forget),
+    { class: 'your-checkpoint', id, role: 'group', 'aria-label': t('panels.yourCheckpoint'), hidden: true },
+    h('p', {}, t('panels.checkpointHelp', { limit: formatBytes(limit, locale) })),
+    h('div', { class: 'row' }, h('label', { htmlFor: file.id, class: 'visually-hidden' }, t('panels.checkpointFiles')), file, cancel, forget),
     progress,
     status,
     message,
@@ -65,7 +75,7 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
   };
   const refresh = () => {
     const c = latestCheckpoint();
-    yours.textContent = c ? `your checkpoint: ${clipText(c.name, 40)}` : 'your checkpoint';
+    yours.textContent = c ? t('panels.checkpointOption', { name: clipText(c.name, 40) }) : t('panels.checkpointOptionNone');
     yours.disabled = !c;
     forget.hidden = !c;
   };
@@ -79,7 +89,7 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
   const fail = (text) => {
     progress.hidden = true;
     status.textContent = '';
-    message.textContent = `${text} The model shown stays.`;
+    message.textContent = t('panels.modelStays', { problem: text });
     message.hidden = false;
   };
 
@@ -88,18 +98,18 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     cancelReading();
     message.hidden = true;
     const weights = files.find((f) => /\.safetensors$/i.test(f.name));
-    if (!weights) return fail('No .safetensors file among them: drop model.safetensors (with its config.json and vocab.json).');
+    if (!weights) return fail(t('panels.noSafetensors'));
     if (weights.size > limit) {
-      return fail(`${clipText(weights.name)} is ${formatBytes(weights.size)}: the page runs models of up to ${formatBytes(limit)}.`);
+      return fail(t('panels.weightsFileTooLarge', { name: clipText(weights.name), size: formatBytes(weights.size, locale), limit: formatBytes(limit, locale) }));
     }
     const small = files.filter((f) => /\.json$/i.test(f.name) && f.size > CONFIG_LIMIT);
-    if (small.length) return fail(`${clipText(small[0].name)} is ${formatBytes(small[0].size)}: a config.json or vocab.json is a few KB.`);
+    if (small.length) return fail(t('panels.jsonTooLarge', { name: clipText(small[0].name), size: formatBytes(small[0].size, locale) }));
     const job = { cancelled: false };
     reading = job;
     progress.hidden = false;
     progress.max = weights.size || 1;
     progress.value = 0;
-    status.textContent = `Reading ${clipText(weights.name)}…`;
+    status.textContent = t('panels.reading', { name: clipText(weights.name) });
     let bytes;
     let config;
     let vocab;
@@ -108,7 +118,7 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
       const text = (name) => files.find((f) => f.name === name)?.text() ?? null;
       [config, vocab] = await Promise.all([text('config.json'), text('vocab.json')]);
     } catch (err) {
-      if (!job.cancelled) fail(`The files could not be read: ${err.message}.`);
+      if (!job.cancelled) fail(t('panels.filesUnreadable', { error: errorText(err, t) }));
       return;
     }
     if (job.cancelled) return; // a newer choice, or Cancel: nothing to say
@@ -117,20 +127,26 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     try {
       model = lib.CharModel.from_checkpoint(new Uint8Array(bytes), config ?? undefined, vocab ?? undefined);
     } catch (err) {
-      return fail(`${err.message}.`);
+      return fail(t('panels.libraryProblem', { message: errorText(err, t) }));
     } finally {
       model?.free();
     }
     progress.hidden = true;
     const folder = files.folder ?? files[0]?.webkitRelativePath?.split('/')[0];
-    const kept = publishCheckpoint({ name: folder || weights.name, weights: bytes, config, vocab });
+    const checkpoint = { name: folder || weights.name, weights: bytes, config, vocab };
+    // Shared with the page at once; kept for the next visits when the browser allows (a moment later).
+    const keeping = publishCheckpoint(checkpoint);
     previous = CHECKPOINT;
     select.value = CHECKPOINT;
-    if (kept) close();
-    else status.textContent = 'Loaded; too large for this browser to keep after a reload of the page.';
+    status.textContent = t('panels.keeping');
     onPick(CHECKPOINT);
+    const answer = await keeping;
+    // A newer choice, Cancel or a forget meanwhile: the panel is theirs now.
+    if (reading !== null || panel.hidden || latestCheckpoint() !== checkpoint) return;
+    if (answer.kept) close();
+    else status.textContent = notKeptNote(answer, t);
   }
-  const tryFiles = (files) => useFiles(files).catch((err) => fail(`The files could not be read: ${err.message}.`));
+  const tryFiles = (files) => useFiles(files).catch((err) => fail(t('panels.filesUnreadable', { error: errorText(err, t) })));
 
   // The panel opens under the select without taking the focus (arrowing through a closed select
   // fires change at each option); choosing anything else closes it and stops a read.
@@ -143,15 +159,17 @@ export function checkpointPicker({ uid, lib, select, onPick }) {
     }
     panel.hidden = false;
     message.hidden = true;
-    status.textContent = '';
+    // The checkpoint shared now, if this browser could not keep it: why it will not survive a reload.
+    status.textContent = notKeptNote(checkpointKept(), t);
   });
   file.addEventListener('change', () => tryFiles([...file.files]).finally(() => (file.value = '')));
   cancel.addEventListener('click', close);
   forget.addEventListener('click', () => forgetCheckpoint());
-  dropZone(panel, (data) => droppedFiles(data).then(tryFiles, (err) => fail(`The dropped folder could not be read: ${err.message}.`)));
+  dropZone(panel, (data) => droppedFiles(data).then(tryFiles, (err) => fail(t('panels.folderUnreadable', { error: errorText(err, t) }))));
 
   const offCheckpoint = onCheckpoint(() => {
     refresh();
+    if (reading === null) status.textContent = notKeptNote(checkpointKept(), t); // a forget, say: no stale note
     if (select.value === CHECKPOINT) {
       if (latestCheckpoint()) onPick(CHECKPOINT);
       else {

@@ -3,15 +3,17 @@
 // "Your model…", which opens a panel to paste a config.json, drop the file or pick it. The library
 // reads the text; a file it refuses gets its message (which names the problem, and the supported
 // families for an unknown one) and the model shown stays. The reader's model is kept for this page
-// (models/your-model.js) and offered by every switcher on it.
+// (models/your-model.js) and offered by every switcher on it. `t`: the widget's translator (its
+// texts, and the numbers in its locale; English without it).
 //
-//   const switcher = modelSwitcher({ uid, lib, model, page, onPick });
+//   const switcher = modelSwitcher({ uid, t, lib, model, page, onPick });
 //   switcher.element   // the label, the select and the panel
 //   switcher.off()     // stop following the saved model (the widget's release)
 //   onPick(model)      // a preset's name or a config.json's text; null when the reader's model it
 //                      // showed is forgotten (back to the author's model)
 
-import { h } from '../elements/base.js';
+import { errorText, h } from '../elements/base.js';
+import { translator } from '../i18n.js';
 import { dropPanelCss, dropZone } from './drop-zone.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
@@ -38,7 +40,8 @@ export function modelLabel(report) {
   return label === report.model ? `${label} (${formatCompact(report.total_params)})` : label;
 }
 
-export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
+export function modelSwitcher({ uid, t = translator('en'), lib, model, page = null, onPick }) {
+  const { locale } = t;
   const selectId = `${uid}-model`;
   const panelId = `${uid}-your-model`;
   const presets = lib.presets();
@@ -59,8 +62,8 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
     const saved = savedModel();
     const options = presets.map((p) => h('option', { value: p.name }, p.label));
     if (pageModel) options.push(h('option', { value: PAGE }, pageModel.label));
-    if (saved) options.push(h('option', { value: YOURS }, `Your model: ${clipText(saved.label, 60)}`));
-    options.push(h('option', { value: LOAD }, 'Your model…'));
+    if (saved) options.push(h('option', { value: YOURS }, t('panels.yourModelOption', { label: clipText(saved.label, 60) })));
+    options.push(h('option', { value: LOAD }, t('panels.yourModelLoad')));
     select.replaceChildren(...options);
     select.value = valueOf(shown);
   };
@@ -71,24 +74,20 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
   const textarea = h('textarea', { id: `${panelId}-text`, spellcheck: false, autocomplete: 'off', 'aria-describedby': `${panelId}-help` });
   const file = h('input', { type: 'file', id: `${panelId}-file`, accept: '.json,application/json' });
   const message = h('p', { class: 'error', role: 'alert', hidden: true });
-  const forget = h('button', { type: 'button', hidden: !savedModel() }, 'Forget my model');
+  const forget = h('button', { type: 'button', hidden: !savedModel() }, t('panels.forgetModel'));
   const panel = h(
     'div',
-    { class: 'your-model', id: panelId, role: 'group', 'aria-label': 'Your model', hidden: true },
-    h(
-      'p',
-      { id: `${panelId}-help` },
-      'Paste a Hugging Face config.json, drop the file here, or pick it. It is read in this page and kept in this browser only.',
-    ),
-    h('label', { htmlFor: textarea.id, class: 'visually-hidden' }, 'config.json text'),
+    { class: 'your-model', id: panelId, role: 'group', 'aria-label': t('panels.yourModel'), hidden: true },
+    h('p', { id: `${panelId}-help` }, t('panels.modelHelp')),
+    h('label', { htmlFor: textarea.id, class: 'visually-hidden' }, t('panels.configText')),
     textarea,
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'primary', onclick: () => use(textarea.value) }, 'Show this model'),
-      h('label', { htmlFor: file.id, class: 'visually-hidden' }, 'config.json file'),
+      h('button', { type: 'button', class: 'primary', onclick: () => use(textarea.value) }, t('panels.showModel')),
+      h('label', { htmlFor: file.id, class: 'visually-hidden' }, t('panels.configFile')),
       file,
-      h('button', { type: 'button', onclick: close }, 'Cancel'),
+      h('button', { type: 'button', onclick: close }, t('panels.cancel')),
       forget,
     ),
     message,
@@ -107,28 +106,28 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
     select.focus({ preventScroll: true });
   }
   function fail(text) {
-    message.textContent = `${text} The model shown stays.`;
+    message.textContent = t('panels.modelStays', { problem: text });
     message.hidden = false;
   }
   /** Checks a config's text with the library; shows the model it describes, or says why not. */
   function use(text) {
-    if (text.trim() === '') return fail('Paste a config.json first, or drop or pick the file.');
+    if (text.trim() === '') return fail(t('panels.pasteFirst'));
     const size = new Blob([text]).size;
-    if (size > CONFIG_LIMIT) return fail(`This text is ${formatBytes(size)}; a config.json is a few KB (at most ${formatBytes(CONFIG_LIMIT)} here).`);
+    if (size > CONFIG_LIMIT) return fail(t('panels.textTooLarge', { size: formatBytes(size, locale), limit: formatBytes(CONFIG_LIMIT, locale) }));
     let label;
     try {
       label = labelOf(lib, text);
     } catch (err) {
       // The problem, and what the page reads (the library's message may already list the families).
-      const message = String(err.message ?? err);
+      const message = errorText(err, t);
       const families = lib.config_families().join(', ');
-      return fail(message.includes(families) ? `${message}.` : `${message}. The page reads config.json files of these families: ${families}.`);
+      return fail(message.includes(families) ? t('panels.libraryProblem', { message }) : t('panels.familiesRead', { message, families }));
     }
     const kept = saveModel({ text, label });
     shown = text;
     fill();
     if (kept) close();
-    else message.textContent = 'Shown, but this browser will not keep it after a reload (its storage is off or full).';
+    else message.textContent = t('panels.modelNotKept');
     message.hidden = kept;
     onPick(text);
   }
@@ -137,13 +136,13 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
     const chosen = list.find((f) => f.name === 'config.json') ?? list.find((f) => /\.json$/i.test(f.name)) ?? list[0];
     if (!chosen) return;
     if (chosen.size > CONFIG_LIMIT) {
-      return fail(`${clipText(chosen.name)} is ${formatBytes(chosen.size)}: a config.json is a few KB. Drop the model's config.json (its weights are not needed to count it).`);
+      return fail(t('panels.configFileTooLarge', { name: clipText(chosen.name), size: formatBytes(chosen.size, locale) }));
     }
     let text;
     try {
       text = await chosen.text();
     } catch (err) {
-      return fail(`${clipText(chosen.name)} could not be read: ${err.message}.`);
+      return fail(t('panels.fileUnreadable', { name: clipText(chosen.name), error: errorText(err, t) }));
     }
     use(text);
   }
@@ -171,7 +170,7 @@ export function modelSwitcher({ uid, lib, model, page = null, onPick }) {
   fill();
 
   return {
-    element: h('div', { class: 'controls model-control' }, h('label', { htmlFor: selectId }, 'Model'), select, panel),
+    element: h('div', { class: 'controls model-control' }, h('label', { htmlFor: selectId }, t('panels.model')), select, panel),
     select,
     off,
   };

@@ -1,14 +1,16 @@
 // The sequence-length control: a slider and a number field kept in step, both holding T itself.
 // Keyboard: the slider moves by 1 with the arrow keys and by a tenth with Page Up/Down; the field
-// takes any value typed. `onChange(T)` fires with the new T; the caller re-renders.
+// takes any value typed. `onChange(T)` fires with the new T; the caller re-renders. `t`: the
+// widget's translator (the label, when none is given, and the field's name; English without it).
 
 import { h } from '../elements/base.js';
+import { translator } from '../i18n.js';
 
-export function seqLenControl({ uid, label = 'Sequence length T', min, max, value, onChange }) {
+export function seqLenControl({ uid, t = translator('en'), label = t('panels.seqLen'), min, max, value, onChange }) {
   const sliderId = `${uid}-seq-slider`;
   const fieldId = `${uid}-seq-field`;
   const slider = h('input', { type: 'range', id: sliderId, min, max, step: 1, value, 'aria-label': label });
-  const field = h('input', { type: 'number', id: fieldId, min, max, step: 1, value, 'aria-label': `${label} (tokens)` });
+  const field = h('input', { type: 'number', id: fieldId, min, max, step: 1, value, 'aria-label': t('panels.seqLenField', { label }) });
   slider.addEventListener('input', () => {
     field.value = slider.value;
     onChange(Number(slider.value));

@@ -1,9 +1,9 @@
 // The anatomy diagram of <tb-anatomy>: the SVG of a model drawn from the Report's parts (one block
 // opened), its parts a listbox with a roving tabindex (the arrow keys move between parts, Enter or
 // Space selects, a click selects), every part named by the texts it shows. Layout from
-// charts/anatomy-layout.js; this draws it and keeps it up to date.
+// charts/anatomy-layout.js; this draws it, in the language of `t`, and keeps it up to date.
 //
-//   const diagram = new AnatomyDiagram({ uid, container, onSelect: (key) => … });
+//   const diagram = new AnatomyDiagram({ uid, container, onSelect: (key) => …, t });
 //   container.replaceChildren(...diagram.draw(report, items));
 //   diagram.retext(report)   // after T changed: the texts that show it, in place (false: redraw)
 
@@ -13,6 +13,10 @@ import { formatCompact, formatInteger } from '../format.js';
 import { arrowHead, keyboardOrder, layoutAnatomy, layoutMatrices, nextIndex, textWidth, FONT_SMALL } from '../charts/anatomy-layout.js';
 import { groupClass } from '../charts/breakdown.js';
 import { shapeText } from './anatomy-details.js';
+import { translator } from '../i18n.js';
+
+/** Where a note too long for the label's row goes in a tall box: its baseline, below the box's top. */
+const BELOW_Y = 40;
 
 /** "W_Q" drawn as W with a subscript Q. */
 function matrixName(name, x, y) {
@@ -28,10 +32,11 @@ export class AnatomyDiagram {
   selected = null;
   focused = null;
 
-  constructor({ uid, container, onSelect }) {
+  constructor({ uid, container, onSelect, t = translator('en') }) {
     this.uid = uid;
     this.container = container;
     this.onSelect = onSelect;
+    this.t = t;
   }
 
   /** The diagram's texts that change with T, by their data-shape key. */
@@ -40,17 +45,30 @@ export class AnatomyDiagram {
     const stream = act('stream');
     const scores = act('scores');
     const logits = this.items.find((it) => it.key === 'logits');
+    const t = this.t;
     return {
-      stream: stream ? `Residual stream, ${shapeText(stream.shape.slice(1))}` : 'Residual stream',
-      scores: scores ? shapeText(scores.shape.slice(-2)) : '',
+      stream: stream ? t('anatomy.streamShape', { shape: shapeText(stream.shape.slice(1), t) }) : t('anatomy.labelStream'),
+      scores: scores ? shapeText(scores.shape.slice(-2), t) : '',
       logits: logits ? this.boxNote(logits) : '',
     };
   }
 
-  /** Whether a box has room for its note at the right of its label (else the note is not drawn). */
+  /** Whether a box has room for its note at the right of its label (else the note goes below it, or is not drawn). */
   fits(item, note) {
     const b = this.layout?.boxes[item.key];
     return Boolean(b) && textWidth(item.label) + textWidth(note, FONT_SMALL) + 28 <= b.w;
+  }
+
+  /**
+   * Whether a box too narrow for its note beside its label (a long label: "Table des positions") has
+   * room for it on a second line, at the right of its matrices: a tall box with no box inside it.
+   */
+  fitsBelow(item, note) {
+    const b = this.layout?.boxes[item.key];
+    if (!b || b.h < BELOW_Y + 8 || this.items.some((it) => it.parent === item.key)) return false;
+    const chips = layoutMatrices(item.matrices ?? [], b);
+    const used = chips.length ? Math.max(...chips.map((c) => c.labelX + Math.max(c.w, textWidth(c.name, FONT_SMALL)))) : b.x;
+    return used + 10 + textWidth(note, FONT_SMALL) + 8 <= b.x + b.w;
   }
 
   /** After T changed (`report` at the new T): the diagram's texts that show it, in place. False when the diagram must be redrawn. */
@@ -64,7 +82,7 @@ export class AnatomyDiagram {
     if (Boolean(fits) !== marked.some((el) => el.dataset.shape === 'logits')) return false;
     for (const el of marked) {
       el.textContent = texts[el.dataset.shape];
-      nameFromTexts(el.closest('[role="option"]'));
+      nameFromTexts(el.closest('[role="option"]'), this.t);
     }
     return true;
   }
@@ -75,6 +93,7 @@ export class AnatomyDiagram {
     this.report = report;
     this.items = items;
     const { config } = report;
+    const t = this.t;
     const layout = layoutAnatomy(items);
     this.layout = layout;
     const descId = `${this.uid}-diagram-desc`;
@@ -82,7 +101,12 @@ export class AnatomyDiagram {
     const summary = h(
       'p',
       { id: descId, class: 'visually-hidden' },
-      `${config.label}: token ids enter at the top, pass through ${formatInteger(config.n_layers)} ${config.n_layers === 1 ? 'block' : 'blocks'} hanging off the residual stream, and leave as logits. One block is drawn opened${more ? `; ${more.label}` : ''}. Arrow keys move between parts; Enter or Space selects one.`,
+      t('anatomy.summary', {
+        model: config.label,
+        layers: formatInteger(config.n_layers, t.locale),
+        more: more ? t('anatomy.summaryMore', { note: more.label }) : '',
+        count: config.n_layers,
+      }),
     );
 
     const deco = s('g', { 'aria-hidden': 'true' });
@@ -90,7 +114,7 @@ export class AnatomyDiagram {
       const b = layout.block;
       deco.append(
         s('rect', { class: 'frame', x: b.x, y: b.y, width: b.w, height: b.h, rx: 8 }),
-        s('text', { x: b.x + 10, y: b.titleY, class: 'small muted-text' }, `Block 1 of ${formatInteger(config.n_layers)}`),
+        s('text', { x: b.x + 10, y: b.titleY, class: 'small muted-text' }, t('anatomy.blockOf', { layers: formatInteger(config.n_layers, t.locale), count: config.n_layers })),
       );
     }
     for (const link of layout.links) {
@@ -120,7 +144,7 @@ export class AnatomyDiagram {
       {
         class: 'anatomy',
         role: 'listbox',
-        'aria-label': `Parts of ${config.label}`,
+        'aria-label': t('anatomy.partsOf', { model: config.label }),
         'aria-describedby': descId,
         viewBox: `0 0 ${layout.width} ${layout.height}`,
         width: layout.width,
@@ -142,7 +166,7 @@ export class AnatomyDiagram {
   /** One part of the diagram, named by every text it shows, in order (what a reader sees is what a screen reader says). */
   option(item, layout) {
     const g = this.optionDrawing(item, layout);
-    nameFromTexts(g);
+    nameFromTexts(g, this.t);
     return g;
   }
 
@@ -197,22 +221,27 @@ export class AnatomyDiagram {
       if (item.key === 'scores') {
         const scores = report.activations.find((a) => a.key === 'scores');
         g.append(
-          s('text', { x: b.x + 8, y: b.y + 14 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, ' per head')),
+          s('text', { x: b.x + 8, y: b.y + 14 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, this.t('anatomy.perHead'))),
         );
         if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text', 'data-shape': 'scores' }, this.shapeTexts().scores));
       } else {
         g.append(s('text', { x: b.x + 8, y: b.y + 14, class: 'label' }, item.text));
-        g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, 'no parameters'));
+        g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, this.t('anatomy.childNoParameters')));
       }
       return g;
     }
 
     g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
-    // The note, or its shorter form ("1.54K" for "1.54K per block") where the box is too narrow.
-    const right = [this.boxNote(item), this.shortNote(item)].find((note) => note && this.fits(item, note));
+    // The note, or its shorter form ("1.54K" for "1.54K per block") where the box is too narrow; else
+    // either on a second line where the box has room there.
+    const notes = [this.boxNote(item), this.shortNote(item)].filter(Boolean);
+    const right = notes.find((note) => this.fits(item, note));
     if (right) {
       const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
       g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
+    } else {
+      const below = notes.find((note) => this.fitsBelow(item, note));
+      if (below) g.append(s('text', { x: b.x + b.w - 8, y: b.y + BELOW_Y, class: 'small muted-text', 'text-anchor': 'end' }, below));
     }
     for (const chip of layoutMatrices(item.matrices ?? [], b)) {
       g.append(
@@ -226,21 +255,25 @@ export class AnatomyDiagram {
   /** The short text at the right of a box: its size, or what it is. */
   boxNote(item) {
     const { config } = this.report;
+    const t = this.t;
     const part = item.part;
     if (item.key === 'logits') {
       const logits = this.report.activations.find((a) => a.key === 'logits');
-      return logits ? `${shapeText(logits.shape.slice(1))}, no parameters` : 'no parameters';
+      return logits ? t('anatomy.noteLogits', { shape: shapeText(logits.shape.slice(1), t) }) : t('anatomy.childNoParameters');
     }
     if (!part) return null;
-    if (part.part === 'feed_forward' && config.moe) return `${config.moe.n_experts} experts, ${config.moe.experts_per_token} per token`;
-    if (part.params === 0) return 'tied: the token table';
-    return part.per_block ? `${formatCompact(part.params_each)} per block` : formatCompact(part.params);
+    if (part.part === 'feed_forward' && config.moe) {
+      const { n_experts: experts, experts_per_token: k } = config.moe;
+      return t('anatomy.noteExperts', { experts: formatInteger(experts, t.locale), k: formatInteger(k, t.locale), count: experts });
+    }
+    if (part.params === 0) return t('anatomy.noteTied');
+    return part.per_block ? t('anatomy.notePerBlock', { params: formatCompact(part.params_each, t.locale) }) : formatCompact(part.params, t.locale);
   }
 
   /** A per-block part's note without "per block" (the block's frame says it); null for the rest. */
   shortNote(item) {
     const part = item.part;
-    return part?.per_block && part.params > 0 && !(part.part === 'feed_forward' && this.report.config.moe) ? formatCompact(part.params_each) : null;
+    return part?.per_block && part.params > 0 && !(part.part === 'feed_forward' && this.report.config.moe) ? formatCompact(part.params_each, this.t.locale) : null;
   }
 
   optionElements() {
@@ -282,7 +315,7 @@ export class AnatomyDiagram {
  * Names a diagram part by its label and every text it draws ("Attention 2.36M per block WQ WK …";
  * "SwiGLU activation: SwiGLU no parameters"), so what a reader sees is what a screen reader says.
  */
-function nameFromTexts(g) {
+function nameFromTexts(g, t) {
   if (!g) return;
   const texts = [...g.querySelectorAll('text')];
   // A space after each text (SVG draws none), so the texts read as separate words, as in the name.
@@ -290,7 +323,7 @@ function nameFromTexts(g) {
   const shown = texts.map((t) => t.textContent.trim()).filter(Boolean).join(' ');
   if (!shown) return;
   const label = g.dataset.label;
-  g.setAttribute('aria-label', shown.startsWith(label) ? shown : `${label}: ${shown}`);
+  g.setAttribute('aria-label', shown.startsWith(label) ? shown : t('anatomy.partName', { label, shown }));
 }
 
 /** Words in <tspan> lines no wider than `width` (rough), for a note in a box. */

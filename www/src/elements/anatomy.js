@@ -7,7 +7,8 @@
 // formats and draws. The diagram (anatomy-diagram.js) is one Tab stop (a listbox with a roving
 // tabindex): the arrow keys move between parts, Enter or Space selects, a click selects. The panel
 // is anatomy-details.js. With TinyGPT, a text field and the selected part's live tensor for that
-// text, from the shipped model (anatomy-live.js).
+// text, from the shipped model (anatomy-live.js). Every text is the catalog's (locales/*/anatomy.js),
+// in the element's language, and every number is formatted in its locale.
 
 import { TbElement, errorText, h } from './base.js';
 import { fullLibrary } from '../wasm.js';
@@ -16,6 +17,7 @@ import { seqLenControl } from '../controls/seq-len.js';
 import { formatCompact, formatInteger } from '../format.js';
 import { formatFlops, formatShare } from '../format-anatomy.js';
 import { diagramItems, keyboardOrder, FONT_LABEL, FONT_SMALL } from '../charts/anatomy-layout.js';
+import { groupLabel } from './anatomy-text.js';
 import { breakdownSegments, groupClass, renderBreakdownBar } from '../charts/breakdown.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 import { AnatomyDiagram } from './anatomy-diagram.js';
@@ -105,13 +107,14 @@ class TbAnatomy extends TbElement {
 
   render(lib) {
     this.#lib = lib;
+    const { t, locale } = this;
     let model = this.#choice.model();
     if (model === null) return this.#choice.showLoading();
     let probe;
     try {
       probe = countModel(lib, model, 1, BATCH);
     } catch (err) {
-      this.warn(`${errorText(err)}. Showing GPT-2 small instead.`);
+      this.warn(t('anatomy.showingDefault', { error: errorText(err, t) }));
       model = DEFAULT_MODEL;
       probe = countModel(lib, model, 1, BATCH);
     }
@@ -123,30 +126,31 @@ class TbAnatomy extends TbElement {
       report = countModel(lib, model, seqLen, BATCH);
     } catch (err) {
       seqLen = seqLen > context ? context : Math.min(DEFAULT_SEQ_LEN, context);
-      this.warn(`${errorText(err)}; showing T = ${formatInteger(seqLen)}.`);
+      this.warn(t('anatomy.showingT', { error: errorText(err, t), seqLen: formatInteger(seqLen, locale) }));
       report = countModel(lib, model, seqLen, BATCH);
     }
     this.#model = model;
     this.#report = report;
 
-
     const seqControl = seqLenControl({
       uid: this.uid,
-      label: 'Sequence length T',
+      t,
+      label: t('anatomy.seqLen'),
       min: 1,
       max: context,
       value: seqLen,
-      onChange: (t) => this.#setSeqLen(t),
+      onChange: (T) => this.#setSeqLen(T),
     });
+    seqControl.querySelector('input[type="number"]').setAttribute('aria-label', t('anatomy.seqLenField'));
 
     const message = h('p', { class: 'error', role: 'alert', hidden: true });
     const diagram = h('div', { class: 'diagram' });
-    const details = h('div', { class: 'details', role: 'group', 'aria-live': 'polite', 'aria-label': 'Selected part' });
+    const details = h('div', { class: 'details', role: 'group', 'aria-live': 'polite', 'aria-label': t('anatomy.selectedPart') });
     const breakdown = h('div', { class: 'breakdown', role: 'group', 'aria-labelledby': `${this.uid}-breakdown-title` });
     const live = h('div', { class: 'live-slot' });
     this.#parts = { seqControl, message, diagram, details, breakdown, live };
     const old = this.#diagram;
-    this.#diagram = new AnatomyDiagram({ uid: this.uid, container: diagram, onSelect: () => this.#renderDetails() });
+    this.#diagram = new AnatomyDiagram({ uid: this.uid, container: diagram, onSelect: () => this.#renderDetails(), t });
     this.#diagram.selected = old?.selected ?? DEFAULT_PART;
     this.#diagram.focused = old?.focused ?? DEFAULT_PART;
 
@@ -172,11 +176,12 @@ class TbAnatomy extends TbElement {
           this.#lib = full;
           this.#showLive();
         },
-        (err) => this.#showMessage(errorText(err)),
+        (err) => this.#showMessage(errorText(err, this.t)),
       );
       return;
     }
-    if (tiny && !this.#live) this.#live = anatomyLive({ uid: this.uid, lib: this.#lib });
+    if (tiny && !this.#live) this.#live = anatomyLive({ uid: this.uid, lib: this.#lib, t: this.t });
+    else if (tiny) this.#live.speak(this.t); // the element's language may have changed since
     if (!tiny) {
       this.#live?.release();
       this.#live = null;
@@ -194,7 +199,7 @@ class TbAnatomy extends TbElement {
       const seqLen = Math.min(this.#report.seq_len, context);
       report = countModel(lib, model, seqLen, BATCH);
     } catch (err) {
-      this.#showMessage(errorText(err));
+      this.#showMessage(errorText(err, this.t));
       return;
     }
     this.#model = model;
@@ -213,7 +218,8 @@ class TbAnatomy extends TbElement {
     try {
       report = countModel(this.#lib, this.#model, seqLen, BATCH);
     } catch (err) {
-      this.#showMessage(`${errorText(err)}; still showing T = ${formatInteger(this.#report.seq_len)}.`);
+      const { t, locale } = this;
+      this.#showMessage(t('anatomy.stillShowingT', { error: errorText(err, t), seqLen: formatInteger(this.#report.seq_len, locale) }));
       return;
     }
     this.#report = report;
@@ -234,11 +240,12 @@ class TbAnatomy extends TbElement {
 
   #flopsFigure() {
     const report = this.#report;
+    const { t, locale } = this;
     return h(
       'div',
       { dataset: { figure: 'flops' } },
-      h('dt', {}, `Forward FLOPs per token at T = ${formatInteger(report.seq_len)}`),
-      h('dd', {}, formatFlops(report.forward_flops_per_token)),
+      h('dt', {}, t('anatomy.flops', { seqLen: formatInteger(report.seq_len, locale) })),
+      h('dd', {}, formatFlops(report.forward_flops_per_token, locale)),
     );
   }
 
@@ -250,7 +257,7 @@ class TbAnatomy extends TbElement {
 
   #refresh() {
     const d = this.#diagram;
-    const items = diagramItems(this.#report);
+    const items = diagramItems(this.#report, this.t);
     const order = keyboardOrder(items);
     if (!order.includes(d.selected)) d.selected = order.includes(DEFAULT_PART) ? DEFAULT_PART : order[0];
     if (!order.includes(d.focused)) d.focused = d.selected;
@@ -264,7 +271,7 @@ class TbAnatomy extends TbElement {
   #renderDetails() {
     const d = this.#diagram;
     const key = d.selected;
-    this.#parts.details.replaceChildren(...detailsNodes(this.#report, key, d.items.find((it) => it.key === key)));
+    this.#parts.details.replaceChildren(...detailsNodes(this.#report, key, d.items.find((it) => it.key === key), this.t));
     this.#live?.show(key);
   }
 
@@ -273,33 +280,33 @@ class TbAnatomy extends TbElement {
   #renderBreakdown() {
     const report = this.#report;
     const { config } = report;
+    const { t, locale } = this;
     const titleId = `${this.uid}-breakdown-title`;
     const segments = breakdownSegments(report.groups);
     const legend = h(
       'ul',
-      { class: 'legend', 'aria-label': 'Parameters by group' },
+      { class: 'legend', 'aria-label': t('anatomy.byGroup') },
       report.groups.map((g) =>
         h(
           'li',
           { dataset: { group: g.group } },
           h('span', { class: `sw ${groupClass(g.group)}`, 'aria-hidden': 'true' }),
-          h('span', {}, `${g.label} ${formatCompact(g.params)}, ${formatShare(g.share)}`),
+          h('span', {}, t('anatomy.legendItem', { group: groupLabel(g, t), params: formatCompact(g.params, locale), share: formatShare(g.share, locale) })),
         ),
       ),
     );
     const figure = (term, value) => h('div', {}, h('dt', {}, term), h('dd', {}, value));
+    const both = (n) => t('anatomy.exactAndCompact', { exact: formatInteger(n, locale), compact: formatCompact(n, locale) });
     const headline = h(
       'dl',
       { class: 'headline' },
-      figure('Parameters', `${formatInteger(report.total_params)} (${formatCompact(report.total_params)})`),
-      figure('Without embeddings', `${formatInteger(report.non_embedding_params)} (${formatCompact(report.non_embedding_params)})`),
-      report.active_params !== report.total_params
-        ? figure('Used per token', `${formatInteger(report.active_params)} (${formatCompact(report.active_params)})`)
-        : null,
+      figure(t('anatomy.figureParams'), both(report.total_params)),
+      figure(t('anatomy.figureWithoutEmbeddings'), both(report.non_embedding_params)),
+      report.active_params !== report.total_params ? figure(t('anatomy.figureUsedPerToken'), both(report.active_params)) : null,
       this.#flopsFigure(),
     );
     this.#parts.breakdown.replaceChildren(
-      h('h3', { id: titleId }, `Where ${config.label}’s ${formatInteger(report.total_params)} parameters live`),
+      h('h3', { id: titleId }, t('anatomy.breakdownTitle', { model: config.label, params: formatInteger(report.total_params, locale), count: report.total_params })),
       renderBreakdownBar(segments),
       legend,
       headline,

@@ -7,17 +7,19 @@ import { h } from './base.js';
 import { formatFixed } from '../format.js';
 import { labelCells } from './table-cards.js';
 import { showChar } from './heatmap-figure.js';
+import { translator } from '../i18n.js';
 
-/** One head's table from a result of CharModel.attention. */
-export function weightTable(r, block, head) {
+/** One head's table from a result of CharModel.attention, in the language of `t`. */
+export function weightTable(r, block, head, t = translator('en')) {
+  const { locale } = t;
   const n = r.ids.length;
   const offset = (block * r.heads + head) * n * n;
   const name = (k) => `${k + 1} ${showChar(r.symbols[k])}`;
   const table = h(
     'table',
     { class: 'weights-table', dataset: { block, head } },
-    h('caption', {}, `Block ${block}, head ${head}`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'query \\ key'), r.symbols.map((_, k) => h('th', { scope: 'col' }, name(k))))),
+    h('caption', {}, t('attention.headTitle', { block, head })),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('attention.queryKey')), r.symbols.map((_, k) => h('th', { scope: 'col' }, name(k))))),
     h(
       'tbody',
       {},
@@ -26,7 +28,7 @@ export function weightTable(r, block, head) {
           'tr',
           {},
           h('th', { scope: 'row' }, name(q)),
-          r.symbols.map((_, k) => h('td', { class: 'num' }, k <= q ? formatFixed(r.weights.data[offset + q * n + k], 3) : '')),
+          r.symbols.map((_, k) => h('td', { class: 'num' }, k <= q ? formatFixed(r.weights.data[offset + q * n + k], 3, locale) : '')),
         ),
       ),
     ),
@@ -35,13 +37,13 @@ export function weightTable(r, block, head) {
 }
 
 /** A block's disclosure of tables: { details, update(result) }. */
-export function weightTables(block, heads) {
+export function weightTables(block, heads, t = translator('en')) {
   const body = h('div', { class: 'tables-body' });
-  const details = h('details', { class: 'tables', dataset: { block } }, h('summary', {}, `Block ${block}: the weights as tables`), body);
+  const details = h('details', { class: 'tables', dataset: { block } }, h('summary', {}, t('attention.tablesSummary', { block })), body);
   let last = null;
   const fill = () => {
     if (!details.open || !last) return;
-    body.replaceChildren(...Array.from({ length: heads }, (_, head) => h('div', { class: 'cards' }, weightTable(last, block, head))));
+    body.replaceChildren(...Array.from({ length: heads }, (_, head) => h('div', { class: 'cards' }, weightTable(last, block, head, t))));
   };
   details.addEventListener('toggle', fill);
   return {

@@ -9,7 +9,7 @@
 // (one Tab stop a block), Enter or Space choose the head for the scores panel. Pointing at a row
 // chooses that query; clicking (or tapping) chooses the head too.
 //
-//   const view = attentionView();
+//   const view = attentionView(t);   // t: the widget's translator (English without it)
 //   view.nodes              // place them
 //   view.update(result)     // CharModel.attention(text)'s result; keeps the query and head chosen
 
@@ -20,6 +20,7 @@ import { mapCanvas, stripCanvas } from '../charts/map-canvas.js';
 import { formatDecimal, formatFixed, formatInteger } from '../format.js';
 import { showChar } from './heatmap-figure.js';
 import { weightTables } from './attention-tables.js';
+import { translator } from '../i18n.js';
 
 /** A map cell's size in px (its labels are 11 px); the scores panel's, larger. */
 const CELL = 12;
@@ -99,23 +100,24 @@ function mapFrame(cell, attrs, scope = '') {
   };
 }
 
-/** One head's map, its slider semantics and its row of text. */
-function headMap(block, head, view) {
+/** One head's map, its slider semantics and its row of text, in the language of `tr`. */
+function headMap(block, head, view, tr) {
+  const { locale } = tr;
   // The button is for the pointer; from the keyboard, Enter on the map picks its head.
-  const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false', 'aria-label': `Block ${block}, head ${head}`, tabindex: -1 }, `Head ${head}`);
+  const button = h('button', { type: 'button', class: 'head-button', 'aria-pressed': 'false', 'aria-label': tr('attention.headTitle', { block, head }), tabindex: -1 }, tr('attention.head', { head }));
   // One Tab stop a block (roving tabindex): the block's current map; ← and → move to the next head's.
   const map = mapFrame(CELL, {
     class: 'weights',
     role: 'slider',
     tabindex: head === 0 ? 0 : -1,
     'aria-valuemin': 1,
-    'aria-label': `Block ${block}, head ${head}: attention weights; choose the query position`,
+    'aria-label': tr('attention.mapLabel', { block, head }),
   });
   const el = map.canvas;
   const figure = h('figure', { class: 'head-map', dataset: { block, head } }, h('figcaption', {}, button), map.box);
   const strip = stripCanvas({ class: 'key-chars', 'aria-hidden': 'true' });
   // The weights themselves are in the map's value text and the tables; the strip is their picture.
-  const stripLine = h('p', { class: 'strip', dataset: { block, head }, 'aria-hidden': 'true' }, h('span', { class: 'strip-label' }, `Head ${head}`), h('span', { class: 'strip-box' }, strip.canvas));
+  const stripLine = h('p', { class: 'strip', dataset: { block, head }, 'aria-hidden': 'true' }, h('span', { class: 'strip-label' }, tr('attention.head', { head })), h('span', { class: 'strip-box' }, strip.canvas));
   let rows = [];
   let texts = [];
   let context = 16;
@@ -170,9 +172,11 @@ function headMap(block, head, view) {
       const row = rows[t] ?? [];
       map.mark(t);
       const best = strongestKeys(row).slice(0, 3);
-      const say = best.map(({ key, weight }) => `"${showChar(r.symbols[key])}" (position ${key + 1}) ${formatFixed(weight, 3)}`).join(', ');
+      const say = best
+        .map(({ key, weight }) => tr('attention.keyWeight', { char: showChar(r.symbols[key]), position: key + 1, weight: formatFixed(weight, 3, locale) }))
+        .join(tr('attention.separator'));
       el.setAttribute('aria-valuenow', t + 1);
-      el.setAttribute('aria-valuetext', `query ${t + 1} of ${rows.length}, "${showChar(r.symbols[t])}": most weight on ${say}`);
+      el.setAttribute('aria-valuetext', tr('attention.valueText', { query: t + 1, total: rows.length, char: showChar(r.symbols[t]), keys: say }));
       strip.draw({ texts, context, cell: CELL, gutter: GUTTER, bars: texts.map((_, k) => (k <= t ? weightClass(weightLevel(row[k])) : null)), marked: t });
     },
     /** Make this map its block's Tab stop (and focus it). */
@@ -191,14 +195,14 @@ function headMap(block, head, view) {
 }
 
 /** One block: its maps, its text strips and its tables. */
-function blockSection(block, heads, view) {
-  const maps = Array.from({ length: heads }, (_, head) => headMap(block, head, view));
+function blockSection(block, heads, view, tr) {
+  const maps = Array.from({ length: heads }, (_, head) => headMap(block, head, view, tr));
   const queryNote = h('p', { class: 'query-note' });
-  const tables = weightTables(block, heads);
+  const tables = weightTables(block, heads, tr);
   const section = h(
     'section',
-    { class: 'block', role: 'group', 'aria-label': `Block ${block}` },
-    h('h4', {}, `Block ${block}`),
+    { class: 'block', role: 'group', 'aria-label': tr('attention.block', { block }) },
+    h('h4', {}, tr('attention.block', { block })),
     h('div', { class: 'maps' }, maps.map((m) => m.figure)),
     queryNote,
     h('div', { class: 'strips' }, maps.map((m) => m.stripLine)),
@@ -214,27 +218,28 @@ function blockSection(block, heads, view) {
     },
     showQuery(r) {
       const t = view.query;
-      setText(queryNote, `What the query at position ${t + 1}, "${showChar(r.symbols[t])}", looks at in each head:`);
+      setText(queryNote, tr('attention.queryNote', { position: t + 1, char: showChar(r.symbols[t]) }));
       maps.forEach((m) => m.showQuery(r));
     },
   };
 }
 
 /** The chosen head's scores before the softmax, beside its weights. */
-function focusPanel() {
+function focusPanel(tr) {
+  const { locale } = tr;
   const title = h('h4', {});
   const scores = mapFrame(FOCUS_CELL, { class: 'scores', role: 'img' }, 'scores-scope');
   const weights = mapFrame(FOCUS_CELL, { class: 'weights', role: 'img' });
   const sentence = h('p', {});
   const section = h(
     'section',
-    { class: 'focus', role: 'group', 'aria-label': 'The chosen head' },
+    { class: 'focus', role: 'group', 'aria-label': tr('attention.chosenHead') },
     title,
     h(
       'div',
       { class: 'focus-maps' },
-      h('figure', {}, h('figcaption', {}, 'Scores q·k/√d', h('sub', {}, 'head'), ', before the mask and the softmax'), scores.box),
-      h('figure', {}, h('figcaption', {}, 'Weights, after them'), weights.box),
+      h('figure', {}, h('figcaption', {}, ...tr.parts('attention.scoresCaption', { sub: h('sub', {}, 'head') })), scores.box),
+      h('figure', {}, h('figcaption', {}, tr('attention.weightsCaption')), weights.box),
     ),
     sentence,
   );
@@ -249,25 +254,35 @@ function focusPanel() {
       scores.update(labels, sl, r.longest_text, t, { dimmed: sl.maskedCells, masked: wl.masked });
       weights.update(labels, wl, r.longest_text, t, { masked: wl.masked });
       const row = r.scores.data.subarray(offset + t * n, offset + t * n + t + 1);
-      const [low, high] = [formatDecimal(Math.min(...row), 2), formatDecimal(Math.max(...row), 2)];
+      const [low, high] = [formatDecimal(Math.min(...row), 2, locale), formatDecimal(Math.max(...row), 2, locale)];
       const best = strongestKeys(wl.rows[t])[0];
-      setText(title, `Block ${block}, head ${head}`);
-      scores.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: scores from ${low} to ${high} for the query at position ${t + 1}`);
-      weights.canvas.setAttribute('aria-label', `Block ${block}, head ${head}: weights`);
+      setText(title, tr('attention.headTitle', { block, head }));
+      scores.canvas.setAttribute('aria-label', tr('attention.scoresLabel', { block, head, low, high, position: t + 1 }));
+      weights.canvas.setAttribute('aria-label', tr('attention.weightsLabel', { block, head }));
       setText(
         sentence,
-        `The query at position ${t + 1}, "${labels[t]}", scores its ${formatInteger(t + 1)} visible key${t ? 's' : ''} from ${low} to ${high}; the scores of later keys (dimmed) are set aside by the mask. The softmax turns them into weights that add up to 1: the most, ${formatFixed(best.weight, 3)}, on "${labels[best.key]}" at position ${best.key + 1}.`,
+        tr('attention.focusSentence', {
+          count: t + 1,
+          position: t + 1,
+          char: labels[t],
+          keys: formatInteger(t + 1, locale),
+          low,
+          high,
+          weight: formatFixed(best.weight, 3, locale),
+          best: labels[best.key],
+          bestPosition: best.key + 1,
+        }),
       );
     },
   };
 }
 
-export function attentionView() {
+export function attentionView(tr = translator('en')) {
   let result = null;
   let blocks = [];
   let shape = '';
   const blocksBox = h('div', { class: 'blocks' });
-  const focus = focusPanel();
+  const focus = focusPanel(tr);
   const view = {
     query: null, // the chosen query position (null: the last one)
     chosen: { block: 0, head: 0 },
@@ -298,7 +313,7 @@ export function attentionView() {
       const key = `${r.layers}x${r.heads}`;
       if (key !== shape) {
         shape = key;
-        blocks = Array.from({ length: r.layers }, (_, b) => blockSection(b, r.heads, view));
+        blocks = Array.from({ length: r.layers }, (_, b) => blockSection(b, r.heads, view, tr));
         blocksBox.replaceChildren(...blocks.map((b) => b.section));
         if (view.chosen.block >= r.layers || view.chosen.head >= r.heads) view.chosen = { block: 0, head: 0 };
         view.choose(view.chosen.block, view.chosen.head);

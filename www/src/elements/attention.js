@@ -28,6 +28,7 @@ import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
 import { formatInteger } from '../format.js';
+import { translator } from '../i18n.js';
 
 const DEFAULT_TEXT = 'the residual';
 const MODELS = ['shipped', 'six-blocks', 'untrained'];
@@ -54,7 +55,7 @@ class TbAttention extends TbElement {
   #seed(lib) {
     const text = this.attr('seed', null);
     if (text === null) return 0;
-    const parsed = parseWhole('seed', text, 0);
+    const parsed = parseWhole('seed', text, 0, this.t);
     if (parsed.error) {
       this.warn(parsed.error);
       return 0;
@@ -65,11 +66,12 @@ class TbAttention extends TbElement {
   #modelAttr() {
     const m = this.attr('model', 'shipped');
     if (MODELS.includes(m)) return m;
-    this.warn(`model "${clipText(m)}" is not a model this widget runs: choose shipped, six-blocks or untrained; using shipped`);
+    this.warn(this.t('attention.badModel', { model: clipText(m) }));
     return 'shipped';
   }
 
   render(lib) {
+    const { t, locale } = this;
     const seed = this.#seed(lib);
     const start = startingModel(this, lib, () => this.#modelAttr());
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
@@ -83,16 +85,16 @@ class TbAttention extends TbElement {
     const stale = h('p', { class: 'stale', hidden: true });
     const unknown = h('p', { class: 'muted unknown', role: 'status' });
     const summary = h('p', { class: 'result' });
-    const view = attentionView();
-    const output = h('div', { class: 'output attention-maps' }, summary, legend(), ...view.nodes);
+    const view = attentionView(t);
+    const output = h('div', { class: 'output attention-maps' }, summary, legend(t), ...view.nodes);
     let shown = null; // what the maps show: { text, model }
 
     /** The problem, and (when there are maps) which text and model they still show. */
     const fail = (err) => {
-      error.textContent = errorText(err);
+      error.textContent = errorText(err, t);
       error.hidden = false;
       stale.hidden = shown === null;
-      stale.textContent = shown === null ? '' : `The maps still show "${clipText(shown.text)}", read by ${clipText(shown.model, 60)}.`;
+      stale.textContent = shown === null ? '' : t('attention.stale', { text: clipText(shown.text), model: clipText(shown.model, 60) });
       output.hidden = shown === null;
     };
     // A new model is made before the one it replaces is freed: one that cannot be made leaves the
@@ -109,8 +111,8 @@ class TbAttention extends TbElement {
       this.#model = next;
       const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
       const info = next.info();
-      note.textContent = modelNote(info, latestTrained(), from, select.value);
-      help.textContent = `1 to ${formatInteger(info.longest_text)} characters`;
+      note.textContent = modelNote(info, latestTrained(), from, select.value, this.t);
+      help.textContent = t('attention.help', { longest: formatInteger(info.longest_text, locale) });
       return true;
     };
     const run = () => {
@@ -128,13 +130,18 @@ class TbAttention extends TbElement {
       output.hidden = false;
       shown = { text: r.symbols.join(''), model: select.selectedOptions[0]?.textContent ?? '' };
       view.update(r);
-      const T = r.ids.length;
-      const plural = (n, word) => `${formatInteger(n)} ${word}${n === 1 ? '' : 's'}`;
-      summary.textContent = `"${r.symbols.map(showChar).join('')}": ${plural(T, 'position')}, ${plural(r.layers, 'block')} of ${plural(r.heads, 'head')}. Rows are queries, columns keys; a query sees itself and the characters before it.`;
-      unknown.textContent = unknownNote(r.unknown);
+      const count = (key, n) => t(key, { count: n, n: formatInteger(n, locale) });
+      summary.textContent = t('attention.summary', {
+        text: r.symbols.map(showChar).join(''),
+        positions: count('attention.positions', r.ids.length),
+        blocks: count('attention.blocks', r.layers),
+        heads: count('attention.heads', r.heads),
+      });
+      unknown.textContent = unknownNote(r.unknown, t);
     };
     this.#off?.();
-    const untrainedLabel = `${MODEL_LABELS.untrained} (seed ${seed})`;
+    // The seed is a name, written as typed (no digit grouping).
+    const untrainedLabel = t('attention.modelUntrained', { seed: String(seed) });
     const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, () => load() && run(), {
       models: [
         ['shipped', MODEL_LABELS.shipped],
@@ -142,18 +149,19 @@ class TbAttention extends TbElement {
         ['untrained', untrainedLabel],
         ['trained', MODEL_LABELS.trained],
       ],
-      beside: [h('label', { htmlFor: textId }, 'Text'), input, help],
+      beside: [h('label', { htmlFor: textId }, t('attention.text')), input, help],
+      t,
     });
     this.#off = off;
     input.addEventListener('input', run);
     if (load()) run();
-    this.shadowRoot.replaceChildren(h('h3', {}, 'Where each head looks'), control, note, error, stale, unknown, output);
+    this.shadowRoot.replaceChildren(h('h3', {}, t('attention.title')), control, note, error, stale, unknown, output);
   }
 }
 
 /** The key: darker is more weight, on one scale for every map. */
-function legend() {
-  return rampLegend(WEIGHT_CLASSES, 'weight 0', '1, one scale for every map (any weight above 0 is at least the palest). Dashed: the masked triangle, the keys after each query.');
+function legend(t = translator('en')) {
+  return rampLegend(WEIGHT_CLASSES, t('attention.legendLow'), t('attention.legendHigh'));
 }
 
 customElements.get('tb-attention') || customElements.define('tb-attention', TbAttention);

@@ -26,6 +26,10 @@ import { fullLibrary, wasm } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
 import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
+import { CLICKABLE, focusedControl, pathIn, replay } from './takeover.js';
+import { errorText, messageElement } from './dom-parts.js';
+
+export { chartLegend, errorText, h, resultRegion, watchWidth } from './dom-parts.js';
 
 let ids = 0;
 
@@ -296,7 +300,7 @@ export class TbElement extends HTMLElement {
       try {
         this.render(lib);
       } catch (err) {
-        this.warn(errorText(err));
+        this.warn(errorText(err, this.t));
       }
       this.#showMessages();
       focus?.restore();
@@ -329,7 +333,7 @@ export class TbElement extends HTMLElement {
     try {
       return fn();
     } catch (err) {
-      this.warn(errorText(err));
+      this.warn(errorText(err, this.t));
       return fallback === undefined ? undefined : fallback();
     }
   }
@@ -366,60 +370,6 @@ export class TbElement extends HTMLElement {
 }
 
 /**
- * The control that has the keyboard focus inside `root`, if any: { restore() } puts the focus back
- * on it after a render replaced it, on the new control with the same id (or the same label), so a
- * keyboard or screen-reader user stays where they were. A render that kept the control changes nothing.
- */
-function focusedControl(root) {
-  const el = root.activeElement;
-  if (!el) return null;
-  const label = el.getAttribute('aria-label');
-  const selector = el.id ? `#${CSS.escape(el.id)}` : label ? `${el.localName}[aria-label="${CSS.escape(label)}"]` : null;
-  return {
-    restore() {
-      if (el.isConnected || !selector) return;
-      root.querySelector(selector)?.focus({ preventScroll: true });
-    },
-  };
-}
-
-/** What a click before the takeover is replayed on: buttons, links, disclosures, and the parts a widget's diagram or list lets the reader pick. */
-const CLICKABLE = 'button, summary, a[href], [role="option"], [role="button"], [role="tab"], [data-key]';
-
-/** The child indices that lead from `root` to `node`. */
-function pathIn(root, node) {
-  const path = [];
-  for (let n = node; n && n !== root; n = n.parentNode) path.unshift([...n.parentNode.childNodes].indexOf(n));
-  return path;
-}
-
-/** The node at `path` (from pathIn) under `root`, if there is one: the same place in a render that made the same DOM. */
-function atPath(root, path) {
-  let n = root;
-  for (const i of path) n = n?.childNodes[i];
-  return n ?? null;
-}
-
-/**
- * One thing the reader did in the prerendered DOM, done again on the live render: a click on the
- * node at the same place, or the control there given the prerendered control's value (its files,
- * for a file field) and the same event.
- */
-function replay(root, { type, path, source }) {
-  const node = atPath(root, path);
-  if (!node) return;
-  if (type === 'click') {
-    node.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
-    return;
-  }
-  if (node.localName !== source.localName) return;
-  if (source.type === 'checkbox' || source.type === 'radio') node.checked = source.checked;
-  else if (source.type === 'file') node.files = source.files;
-  else node.value = source.value;
-  node.dispatchEvent(new Event(type, { bubbles: true }));
-}
-
-/**
  * Resolves, with the time (performance.now()) the last of them rendered, once every <tb-…> element
  * now in `root` (a document or element; its light DOM) has shown its content or its message.
  */
@@ -428,105 +378,4 @@ export async function allRendered(root = document) {
   const widgets = [...root.querySelectorAll('*')].filter((el) => el instanceof TbElement);
   const times = await Promise.all(widgets.map((el) => el.rendered));
   return Math.max(0, ...times);
-}
-
-/**
- * A chart's legend: `[[swatchClass, text], …]`, one item each (a swatch of that class, then the
- * text); a null class gives a line of text alone.
- */
-export function chartLegend(entries, t = translator('en')) {
-  return h(
-    'ul',
-    { class: 'legend', 'aria-label': t('base.legend') },
-    entries.map(([swatch, text]) => h('li', {}, swatch ? h('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }) : null, text)),
-  );
-}
-
-/**
- * A chart box's laid-out width, kept without ever forcing a layout (reading clientWidth while a page
- * of widgets renders would lay the page out once per widget): a ResizeObserver reads it after each
- * layout that changes it and calls `onWidth()`, the first time once the box is first laid out (before
- * that frame is painted). `watch.width` is the last width read, `watch.measured` whether there is one.
- */
-export function watchWidth(box, onWidth) {
-  const watch = { width: 0, measured: false, disconnect: () => observer.disconnect() };
-  const observer = new ResizeObserver(() => {
-    watch.width = box.clientWidth;
-    watch.measured = true;
-    onWidth();
-  });
-  observer.observe(box);
-  return watch;
-}
-
-export function errorText(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * Where a widget shows what it computed from the reader's input: a line for a problem (an alert,
- * hidden until there is one) and an output region, announced politely, that only the result
- * rebuilds (so the field being typed in keeps its focus). The caller places `error` and `output`.
- *
- *   const region = resultRegion();
- *   region.show(() => lib.example_x(values), (result) => [nodes...]);   // either may throw
- *   region.fail('Seed: type a whole number');                           // a problem found before
- *
- * show: runs compute(), then render(result) (a node or an array of nodes; when they are the nodes
- * already there, updated in place, they stay); if either throws (the library refusing the input,
- * or a number a formatter cannot show), fail(its message). Else hides the problem and shows the
- * output. Returns true if it showed.
- * fail: shows `text` as the problem and hides the output: a result never stands beside input it
- * was not computed from. Returns false.
- * Options: outputClass (default "output").
- */
-export function resultRegion({ outputClass = 'output' } = {}) {
-  const error = h('p', { class: 'error', role: 'alert', hidden: true });
-  const output = h('div', { class: outputClass, 'aria-live': 'polite' });
-  const fail = (text) => {
-    error.textContent = text;
-    error.hidden = false;
-    output.hidden = true;
-    return false;
-  };
-  const show = (compute, render) => {
-    let nodes;
-    try {
-      nodes = [render(compute())].flat();
-    } catch (err) {
-      return fail(errorText(err));
-    }
-    error.hidden = true;
-    error.textContent = '';
-    output.hidden = false;
-    // A view that updates its own nodes in place returns the same ones: leave them where they are.
-    const kept = nodes.length === output.childNodes.length && nodes.every((node, i) => output.childNodes[i] === node);
-    if (!kept) output.replaceChildren(...nodes);
-    return true;
-  };
-  return { error, output, show, fail };
-}
-
-function messageElement(text) {
-  const p = document.createElement('p');
-  p.className = 'error';
-  p.dataset.message = '';
-  p.setAttribute('role', 'alert');
-  p.textContent = text;
-  return p;
-}
-
-/** document.createElement with properties and children, so widgets build DOM without innerHTML. */
-export function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'class') el.className = value;
-    else if (key === 'dataset') Object.assign(el.dataset, value);
-    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
-    else if (key in el && !key.includes('-')) el[key] = value;
-    else el.setAttribute(key, value === true ? '' : String(value));
-  }
-  el.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
-  return el;
 }

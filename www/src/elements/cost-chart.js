@@ -221,7 +221,7 @@ export class TbCostChart extends TbElement {
     try {
       report = countModel(this.#lib, this.#model, t, 1);
     } catch (err) {
-      inputError.textContent = errorText(err);
+      inputError.textContent = errorText(err, this.t);
       inputError.hidden = false;
       return;
     }

@@ -87,7 +87,7 @@ export class TbDepthLatency extends TbElement {
   }
 
   #fail(err) {
-    this.#parts.error.textContent = errorText(err);
+    this.#parts.error.textContent = errorText(err, this.t);
     this.#parts.error.hidden = false;
   }
 

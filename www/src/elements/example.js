@@ -3,7 +3,10 @@
 // every intermediate step recompute as they type. One renderer a file under ./examples/; the
 // registry below maps each name to its renderer.
 //
-//   renderer = { title, intro, render({ lib, defaults, uid }) -> Node }
+//   renderer = { title, intro, render({ lib, defaults, uid, t }) -> Node }
+//
+// title and intro are keys of the catalogs (locales/*/examples.js); t is the element's translator,
+// which the renderer words every text with and whose locale (t.locale) formats every number.
 
 import { TbElement, h } from './base.js';
 import { clipText } from '../attributes.js';
@@ -64,12 +67,13 @@ class TbExample extends TbElement {
   render(lib) {
     const asked = this.attr('name', null);
     let name = asked;
+    const t = this.t;
     if (!Object.hasOwn(EXAMPLES, name ?? '')) {
       const allowed = EXAMPLE_NAMES.join(', ');
       this.warn(
         asked === null
-          ? `tb-example needs a name: one of ${allowed}; showing ${DEFAULT_NAME}`
-          : `unknown example "${clipText(asked)}": choose one of ${allowed}; showing ${DEFAULT_NAME}`,
+          ? t('example.needsName', { allowed, fallback: DEFAULT_NAME })
+          : t('example.unknown', { name: clipText(asked), allowed, fallback: DEFAULT_NAME }),
       );
       name = DEFAULT_NAME;
     }
@@ -80,9 +84,9 @@ class TbExample extends TbElement {
       h(
         'div',
         { role: 'group', 'aria-labelledby': headingId, dataset: { example: name } },
-        h('h3', { id: headingId }, example.title),
-        h('p', { class: 'intro' }, example.intro),
-        example.render({ lib, defaults, uid: this.uid }),
+        h('h3', { id: headingId }, t(example.title)),
+        h('p', { class: 'intro' }, t(example.intro)),
+        example.render({ lib, defaults, uid: this.uid, t }),
       ),
     );
   }

@@ -32,8 +32,9 @@ export function shippedModelAttr(element) {
 export function startingModel(element, lib, fallback = () => shippedModelAttr(element)) {
   const src = element.attr('weights-src', null);
   if (src !== null) {
-    const load = pageCheckpoint(src, lib.CharModel.checkpoint_limit(), () => element.update());
-    if (load.state === 'loading') return { loading: loadingView(load, src) };
+    const t = element.t ?? translator('en');
+    const load = pageCheckpoint(src, lib.CharModel.checkpoint_limit(), () => element.update(), t);
+    if (load.state === 'loading') return { loading: loadingView(load, src, t) };
     if (load.state === 'ready') return { source: 'page', page: load.files };
     element.warn(load.message);
   }
@@ -96,7 +97,7 @@ export class Measuring {
       await work(run, current);
     } catch (err) {
       if (!current()) return;
-      error.textContent = errorText(err);
+      error.textContent = errorText(err, el.t);
       error.hidden = false;
     } finally {
       if (current()) el.busy = false;
@@ -155,7 +156,7 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
     models.map(([k, text]) => h('option', { value: k, disabled: k === 'trained' && !latestTrained() }, label(k, text))),
   );
   select.value = source;
-  const picker = checkpointPicker({ uid, lib, select, onPick });
+  const picker = checkpointPicker({ uid, t: t ?? translator('en'), lib, select, onPick });
   picker.show(source); // 'checkpoint' is one of the picker's options
   if (select.selectedIndex < 0 || select.selectedOptions[0]?.disabled) select.value = select.options[0].value;
   select.addEventListener('change', () => select.value !== LOAD_CHECKPOINT && onPick(select.value));
@@ -172,19 +173,22 @@ export function modelSwitcher(uid, lib, { source: authors, page = null }, pick, 
 
 /** What the model is, in a sentence, from its info(): `trained` the page's latest run, `files` the
  * checkpoint's, `picked` the switcher's value. */
-export function modelNote(info, trained, files, picked) {
-  const size = `${formatInteger(info.n_params)} parameters, ${info.layers} block${info.layers === 1 ? '' : 's'} of width ${info.width}`;
+export function modelNote(info, trained, files, picked, t = translator('en')) {
+  const n = (x) => formatInteger(x, t.locale);
+  const loss = (x) => formatDecimal(x, 3, t.locale);
+  const size = t('experiments.noteSize', { params: n(info.n_params), blocks: n(info.layers), count: info.layers, width: n(info.width) });
   if (info.training) {
-    const t = info.training;
-    return `${size}, trained for ${formatInteger(t.steps)} steps on this page's prose; held-out loss ${formatDecimal(t.val_loss_as_shipped, 3)} nats (bigram: ${formatDecimal(t.bigram_loss, 3)}).`;
+    const run = info.training;
+    return t('experiments.noteShipped', { size, steps: n(run.steps), count: run.steps, loss: loss(run.val_loss_as_shipped), bigram: loss(run.bigram_loss) });
   }
   if (info.source === 'trained') {
-    return `${size}, ${info.norm}-LN, trained on this page for ${formatInteger(trained.steps)} steps; held-out loss ${formatDecimal(trained.heldOut.loss, 3)} nats.`;
+    return t('experiments.noteTrained', { size, norm: info.norm, steps: n(trained.steps), count: trained.steps, loss: loss(trained.heldOut.loss) });
   }
   if (info.source === 'checkpoint') {
-    return `${size}, ${info.norm}-LN, from ${picked === 'page' ? "this page's files" : 'your checkpoint'} (${clipText(files?.name ?? '', 40)}).`;
+    const from = t(picked === 'page' ? 'experiments.notePageFiles' : 'experiments.noteYourCheckpoint');
+    return t('experiments.noteCheckpoint', { size, norm: info.norm, from, name: clipText(files?.name ?? '', 40) });
   }
-  return `${size}, as initialised, before any training: its guesses are close to uniform.`;
+  return t('experiments.noteUntrained', { size });
 }
 
 /** GPT-2 small's reported figures (`items` of reported_gpt2_small(), quoted as the library gives them), labelled as quoted in the language of `t`. */
@@ -220,14 +224,14 @@ export function comparisonFigure(element, { read, limit, quoted, what, columns, 
       try {
         return holder.replaceChildren(measuredFigure(read(load.text), what, columns, rows, t));
       } catch (err) {
-        problem = t('experiments.resultsProblem', { src: clipText(src), error: errorText(err) });
+        problem = t('experiments.resultsProblem', { src: clipText(src), error: errorText(err, t) });
       }
     }
     holder.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('experiments.showingQuoted', { problem })), quotedFigure());
   };
   if (src === null) holder.replaceChildren(quotedFigure());
   else {
-    const load = pageResults(src, limit, () => holder.isConnected && show(load));
+    const load = pageResults(src, limit, () => holder.isConnected && show(load), t);
     show(load);
   }
   return holder;

@@ -7,6 +7,7 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, LEVELS, levelClass } from '../charts/heatmap.js';
 import { formatDecimal, formatInteger } from '../format.js';
+import { translator } from '../i18n.js';
 
 /** A heatmap row's height in px; its label is 1 px smaller. */
 const ROW = 12;
@@ -42,18 +43,22 @@ ${paletteCss()}
 
 export const heatmapSheet = sheet(HEATMAP_CSS);
 
-export const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
+/** A tensor's shape, "12 × 32", its numbers in `locale`'s digits. */
+export const shape = ([a, b], locale = 'en') => `${formatInteger(a, locale)} × ${formatInteger(b, locale)}`;
 
 /**
  * A heatmap figure: `name` ("stream"), a [rows, cols] `dims`, row-major `values`, row labels, and
- * optionally one marked column per row (`mark[row]`, e.g. the highest logit).
+ * optionally one marked column per row (`mark[row]`, e.g. the highest logit); its texts in the
+ * language of `t` (the widget's translator; `name` and `note` come worded by the caller).
  */
-export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null, note = '' }) {
+export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null, note = '', t = translator('en') }) {
+  const { locale } = t;
   const [rows, cols] = dims;
   const cell = ROW;
   const layout = heatmapLayout({ rows, cols, values, cell });
-  const title = `${name} ${shape(dims)}`;
-  const label = `${title} heatmap: values from ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)}${note ? `; ${note}` : ''}`;
+  const title = `${name} ${shape(dims, locale)}`;
+  const range = { min: formatDecimal(layout.min, 3, locale), max: formatDecimal(layout.max, 3, locale) };
+  const label = note ? t('attention.heatmapLabelNote', { title, ...range, note }) : t('attention.heatmapLabel', { title, ...range });
   // Square cells where there is room; in a narrower box the map narrows (its width may shrink,
   // its height may not: preserveAspectRatio none) and the labels beside it stay as they are.
   const svg = s(
@@ -74,7 +79,7 @@ export function heatmapFigure({ name, dims, values, rowLabels = [], mark = null,
   return h(
     'figure',
     { class: 'heatmap' },
-    h('figcaption', {}, title, ' ', h('span', { class: 'muted range' }, `(values ${formatDecimal(layout.min)} to ${formatDecimal(layout.max)})`)),
+    h('figcaption', {}, title, ' ', h('span', { class: 'muted range' }, t('attention.heatmapRange', range))),
     h('div', { class: 'map' }, h('div', { class: 'rows', 'aria-hidden': 'true' }, rowLabels.map((text) => h('span', {}, String(text)))), svg),
   );
 }
@@ -98,16 +103,19 @@ export function rampLegend(classes, low, high, ...notes) {
 }
 
 /** The colour key: a ramp from negative through zero to positive. */
-export function heatmapLegend() {
+export function heatmapLegend(t = translator('en')) {
   const levels = Array.from({ length: 2 * LEVELS + 1 }, (_, i) => levelClass(i - LEVELS));
-  return rampLegend(levels, 'negative', 'positive', '(0 is the background colour; each map is scaled to its own largest magnitude)');
+  return rampLegend(levels, t('attention.heatmapNegative'), t('attention.heatmapPositive'), t('attention.heatmapScale'));
 }
 
-/** What the reader is told of characters read as the catch-all symbol (`unknown`: their positions, from 0); '' for none. */
-export function unknownNote(unknown) {
-  return unknown.length
-    ? `Not among the model\u2019s characters, so read as the catch-all symbol \u201c\ufffd\u201d: ${unknown.map((t) => `position ${t + 1}`).join(', ')}.`
-    : '';
+/**
+ * What the reader is told of characters read as the catch-all symbol (`unknown`: their positions,
+ * from 0), in the language of `t`; '' for none.
+ */
+export function unknownNote(unknown, t = translator('en')) {
+  if (!unknown.length) return '';
+  const positions = unknown.map((p) => t('attention.unknownPosition', { position: p + 1 })).join(t('positions.separator'));
+  return t('attention.unknown', { count: unknown.length, positions });
 }
 
 /** A character as the page shows it: space, newline and "everything else" made visible. */

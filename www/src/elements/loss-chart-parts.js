@@ -1,6 +1,10 @@
 // What the training widgets (<tb-train>, <tb-norm-race>) share: the loss chart's stylesheet (axes,
-// grid, dotted reference lines, the legend's swatches, the run buttons), and a redraw at most once a
-// frame, since a worker's progress messages can come faster than frames.
+// grid, dotted reference lines, the legend's swatches, the run buttons), a redraw at most once a
+// frame, since a worker's progress messages can come faster than frames, and what a training runner
+// reports (why it trains on the page, its errors) in the reader's language.
+
+import { errorText } from './base.js';
+import { errorFrom } from '../train/loop.js';
 
 export const LOSS_CHART_CSS = `
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
@@ -57,4 +61,26 @@ export function frameScheduler(draw, fail) {
 /** Whether the reader asked for reduced motion (false where matchMedia does not exist). */
 function reducedMotion() {
   return globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+/** The catalog key of each code a training worker's start fails with (train/runner.js). */
+const WHY_KEYS = { timeout: 'train.whyTimeout', refused: 'train.whyRefused', initFailed: 'train.whyInitFailed' };
+
+/**
+ * Why `runner` (train/runner.js: trainingRunner's) trains on the main thread, in `t`'s language: its
+ * code worded from the catalog, else what the browser said.
+ */
+export function reasonText(runner, t) {
+  const key = WHY_KEYS[runner.why?.code];
+  return key ? t(key, { error: runner.why.detail ?? '' }) : runner.reason;
+}
+
+/**
+ * The text of an 'error' message from a training runner, in `t`'s language: the worker's own
+ * failures from their code; a library error as errorText words it, rebuilt with its fields.
+ */
+export function messageText(message, t) {
+  if (message.code === 'workerFailed') return t('train.workerFailed', { error: message.detail ?? t('train.unknownError') });
+  if (message.code === 'notReady') return t('train.workerNotReady');
+  return errorText(errorFrom(message), t);
 }

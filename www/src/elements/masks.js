@@ -53,7 +53,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
   const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': t('masks.slider') });
   const select = h('select', { id: `${uid}-position` });
-  const region = resultRegion();
+  const region = resultRegion({ t });
   const showResult = masksResultView(t);
 
   function fillPositions() {

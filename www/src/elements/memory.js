@@ -81,7 +81,7 @@ export class TbMemory extends TbElement {
     });
 
     // A problem with what the reader typed hides the table until the input is good again.
-    const region = resultRegion();
+    const region = resultRegion({ t: this.t });
     this.#parts = { batchField, seqField, region, captionId, config: c };
 
     const switcher = this.#choice.switcher(lib, this.#model, () => {

@@ -94,7 +94,7 @@ class TbMoe extends TbElement {
       routeNow();
       batchNow();
     });
-    const route = resultRegion();
+    const route = resultRegion({ t: this.t });
     const routeNow = () => {
       const current = sliders.map((sl) => Number(sl.input.value));
       route.show(() => lib.example_moe_routing(current, k), (r) => routingResult(r, t));
@@ -102,7 +102,7 @@ class TbMoe extends TbElement {
 
     // --- a batch through a real layer ---
     const seedField = h('input', { type: 'number', id: `${uid}-seed`, min: 0, step: 1, value: seed });
-    const batch = resultRegion({ outputClass: 'output bars' });
+    const batch = resultRegion({ outputClass: 'output bars', t: this.t });
     seedField.addEventListener('input', () => {
       if (seedField.validity.badInput || seedField.value.trim() === '') return batch.fail(t('moe.seedWhole'));
       seed = Number(seedField.value);

@@ -14,7 +14,7 @@ import { renderLossChart } from '../charts/loss-chart-svg.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
-import { frameScheduler, LOSS_CHART_CSS } from './loss-chart-parts.js';
+import { frameScheduler, LOSS_CHART_CSS, reasonText } from './loss-chart-parts.js';
 
 const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(8rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -157,7 +157,7 @@ export class TbNormRace extends TbElement {
       a.onmessage = (m) => this.#receive('pre', m);
       b.onmessage = (m) => this.#receive('post', m);
       this.#parts.where.textContent =
-        a.kind === 'worker' ? this.t('race.whereWorker') : this.t('race.whereMainThread', { reason: a.reason });
+        a.kind === 'worker' ? this.t('race.whereWorker') : this.t('race.whereMainThread', { reason: reasonText(a, this.t) });
     }
     const id = ++races;
     const side = () => ({ losses: [], heldOut: [], stepsDone: 0, done: false, stopped: null });
@@ -191,6 +191,7 @@ export class TbNormRace extends TbElement {
         if (message.heldOut) side.heldOut.push(message.heldOut);
         break;
       case 'finished':
+        side.losses.push(...(message.losses ?? []));
         side.stepsDone = message.stepsDone;
         if (side.heldOut.at(-1)?.step !== message.heldOut.step) side.heldOut.push(message.heldOut);
         side.stopped = message.stopped;
@@ -243,8 +244,8 @@ export class TbNormRace extends TbElement {
     const r = race?.reference ?? this.#defaults;
     const reference = { unigram: r.unigram, bigram: r.bigram };
     const series = ['pre', 'post'].map((key) => ({ key, losses: race?.sides[key].losses ?? [], heldOut: race?.sides[key].heldOut ?? [] }));
-    const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference });
-    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race, this.t) }));
+    const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference, t: this.t });
+    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race, this.t), t: this.t }));
   }
 }
 

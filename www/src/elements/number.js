@@ -14,7 +14,7 @@
 // for scientific). A bad attribute shows a short bracketed message in place of the number, with the
 // whole explanation in its tooltip; nothing is logged.
 
-import { TbElement, errorText } from './base.js';
+import { TbElement } from './base.js';
 import { sheet } from './theme.js';
 import { numberFromAttributes, runSource, sourceNeedsModel } from '../lesson-values.js';
 
@@ -80,13 +80,13 @@ export class TbNumber extends TbElement {
         try {
           return { value: runSource(lib, key, inputs) };
         } catch (err) {
-          return { error: errorText(err) };
+          return { error: err };
         }
       });
-      if (result.error) throw new Error(result.error);
+      if (result.error) throw result.error;
       return result.value;
     };
-    const shown = numberFromAttributes(lib, (name) => this.attr(name, null), run, this.locale);
+    const shown = numberFromAttributes(lib, (name) => this.attr(name, null), run, this.locale, this.t);
     return shown.error ? this.#show(null, shown.error) : this.#show(shown.text);
   }
 

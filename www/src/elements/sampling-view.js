@@ -3,13 +3,14 @@
 // them. The distribution and the writing are the library's (CharModel.next_distribution and
 // CharModel.sample, the sampler `tblock sample` uses); this draws them.
 //
-//   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, model: () => m, text: () => t });
+//   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, model: () => m, text: () => s, t });
 //   sampling.element      // place it
 //   sampling.refresh()    // after the text or the model changed
 
 import { h, errorText } from './base.js';
 import { formatInteger, formatPercent } from '../format.js';
 import { showChar } from './heatmap-figure.js';
+import { translator } from '../i18n.js';
 
 /** Characters listed, the likeliest first. */
 const SHOWN = 10;
@@ -33,27 +34,30 @@ export const SAMPLING_CSS = `
  * A number field's value for the library: a number, null when blank; what the browser could not read
  * as a number ("-", "1e", letters: the field then reports an empty value) throws, naming the field.
  */
-function numberOf(input, label) {
-  if (input.validity?.badInput) throw new Error(`${label}: that is not a number; type a number, such as 0.8`);
+function numberOf(input, label, t) {
+  if (input.validity?.badInput) throw new Error(t('attention.samplingNotNumber', { name: label }));
   const text = input.value.trim();
   return text === '' ? null : Number(text);
 }
 
 /** A cell with a bar as long as `share` and its percentage. */
-function barCell(cls, share) {
+function barCell(cls, share, locale) {
   const bar = h('span', { 'aria-hidden': 'true' });
   bar.style.width = `${Math.max(0, Math.min(1, share)) * 8}rem`;
-  return h('td', { class: `bar ${cls}` }, bar, formatPercent(share));
+  return h('td', { class: `bar ${cls}` }, bar, formatPercent(share, locale));
 }
 
-export function samplingView({ uid, settings, model, text }) {
+/** `t`: the widget's translator (English without it). */
+export function samplingView({ uid, settings, model, text, t = translator('en') }) {
+  const { locale } = t;
+  const labels = { temperature: t('attention.samplingTemperature'), topK: t('attention.samplingTopK'), topP: t('attention.samplingTopP') };
   const field = (key, label, attrs) => {
     const input = h('input', { id: `${uid}-${key}`, type: 'number', inputMode: 'decimal', ...attrs });
     return { input, wrap: h('label', { htmlFor: input.id }, label, input) };
   };
-  const temperature = field('temperature', 'Temperature', { min: 0, max: 10, step: 0.1, value: settings.temperature });
-  const topK = field('top-k', 'Top-k', { min: 1, step: 1, value: settings.topK ?? '', placeholder: 'all' });
-  const topP = field('top-p', 'Top-p', { min: 0, max: 1, step: 0.05, value: settings.topP ?? 1 });
+  const temperature = field('temperature', labels.temperature, { min: 0, max: 10, step: 0.1, value: settings.temperature });
+  const topK = field('top-k', labels.topK, { min: 1, step: 1, value: settings.topK ?? '', placeholder: t('attention.samplingAll') });
+  const topP = field('top-p', labels.topP, { min: 0, max: 1, step: 0.05, value: settings.topP ?? 1 });
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const body = h('tbody');
   const caption = h('caption');
@@ -61,21 +65,25 @@ export function samplingView({ uid, settings, model, text }) {
     'table',
     { class: 'distribution' },
     caption,
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Next character'), h('th', { scope: 'col' }, 'The model'), h('th', { scope: 'col' }, 'After the settings'))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { scope: 'col' }, t('attention.samplingNext')), h('th', { scope: 'col' }, t('attention.samplingModel')), h('th', { scope: 'col' }, t('attention.samplingAfter'))),
+    ),
     body,
   );
   const kept = h('p', { class: 'muted kept-count' });
-  const button = h('button', { type: 'button' }, 'Write on');
+  const button = h('button', { type: 'button' }, t('attention.samplingWriteOn'));
   const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
 
   /** The settings as the library takes them: temperature, then top-k and top-p (undefined: all). */
   const values = () => [
-    numberOf(temperature.input, 'Temperature') ?? NaN,
-    numberOf(topK.input, 'Top-k') ?? undefined,
-    numberOf(topP.input, 'Top-p') ?? undefined,
+    numberOf(temperature.input, labels.temperature, t) ?? NaN,
+    numberOf(topK.input, labels.topK, t) ?? undefined,
+    numberOf(topP.input, labels.topP, t) ?? undefined,
   ];
   const fail = (err) => {
-    error.textContent = errorText(err);
+    error.textContent = errorText(err, t);
     error.hidden = false;
     table.hidden = true;
     kept.hidden = true;
@@ -95,21 +103,26 @@ export function samplingView({ uid, settings, model, text }) {
     table.hidden = false;
     kept.hidden = false;
     const after = text().slice(-12);
-    caption.textContent = `The next character after "${after.replace(/\n/g, '\u21b5')}"`;
+    caption.textContent = t('attention.samplingCaption', { text: after.replace(/\n/g, '\u21b5') });
     body.replaceChildren(
       ...d.order.slice(0, SHOWN).map((id) =>
         h(
           'tr',
           { class: d.kept[id] ? 'kept' : 'dropped' },
           h('th', { scope: 'row' }, h('span', { class: 'char' }, showChar(d.symbols[id]))),
-          barCell('before', d.model[id]),
-          d.kept[id] ? barCell('after', d.sampled[id]) : h('td', { class: 'after' }, 'not kept'),
+          barCell('before', d.model[id], locale),
+          d.kept[id] ? barCell('after', d.sampled[id], locale) : h('td', { class: 'after' }, t('attention.samplingNotKept')),
         ),
       ),
     );
     const V = d.symbols.length;
     topK.input.max = V;
-    kept.textContent = `${formatInteger(d.kept_count)} of ${formatInteger(V)} characters kept; the ${formatInteger(SHOWN)} likeliest are listed.`;
+    kept.textContent = t('attention.samplingKept', {
+      count: d.kept_count,
+      kept: formatInteger(d.kept_count, locale),
+      total: formatInteger(V, locale),
+      shown: formatInteger(SHOWN, locale),
+    });
   };
 
   // New settings: the distribution follows, and text written with the old ones goes.
@@ -123,8 +136,8 @@ export function samplingView({ uid, settings, model, text }) {
     const m = model();
     if (!m) return;
     try {
-      const [t, k, p] = values();
-      written.textContent = text() + m.sample(text(), LENGTH, t, SEED, k, p);
+      const [temp, k, p] = values();
+      written.textContent = text() + m.sample(text(), LENGTH, temp, SEED, k, p);
       written.hidden = false;
     } catch (err) {
       fail(err);
@@ -133,18 +146,14 @@ export function samplingView({ uid, settings, model, text }) {
 
   const element = h(
     'section',
-    { class: 'sampling', role: 'group', 'aria-label': 'Writing on' },
-    h('h4', {}, 'Writing on'),
+    { class: 'sampling', role: 'group', 'aria-label': t('attention.samplingTitle') },
+    h('h4', {}, t('attention.samplingTitle')),
     h('div', { class: 'controls' }, temperature.wrap, topK.wrap, topP.wrap),
-    h(
-      'p',
-      { class: 'muted' },
-      'Temperature 0 always takes the likeliest character; above 1 the guesses flatten. Top-k keeps the k likeliest characters (blank: all), top-p the fewest likeliest whose probability adds up to p (blank: 1, all).',
-    ),
+    h('p', { class: 'muted' }, t('attention.samplingExplain')),
     error,
     table,
     kept,
-    h('div', { class: 'write' }, button, h('span', { class: 'muted' }, `${formatInteger(LENGTH)} more characters, drawn with these settings (seed ${SEED})`)),
+    h('div', { class: 'write' }, button, h('span', { class: 'muted' }, t('attention.samplingMore', { length: formatInteger(LENGTH, locale), seed: String(SEED) }))),
     written,
   );
   return {

@@ -25,6 +25,7 @@ import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment
 import { SAMPLING_CSS, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
 import { clipText, parseWhole } from '../attributes.js';
+import { translator } from '../i18n.js';
 
 const samplingSheet = sheet(SAMPLING_CSS);
 
@@ -48,11 +49,13 @@ class TbTinyGpt extends TbElement {
 
   /** The sampler's starting settings from the attributes: a value that is not a number is named. */
   #samplerAttrs() {
+    const { t, locale } = this;
     const number = (name, fallback) => {
       const text = this.attr(name, null);
       if (text === null) return fallback;
       if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) {
-        this.warn(`${name} "${clipText(text)}" is not a number; using ${fallback ?? 'every character'}`);
+        const using = fallback === null ? t('tinyGpt.everyCharacter') : formatDecimal(fallback, 3, locale);
+        this.warn(t('tinyGpt.badNumber', { name, text: clipText(text), using }));
         return fallback;
       }
       return Number(text);
@@ -61,11 +64,12 @@ class TbTinyGpt extends TbElement {
   }
 
   render(lib) {
+    const { t } = this;
     const seedText = this.attr('seed', null);
     let seed = null;
     if (seedText !== null) {
       const parsed = parseWhole('seed', seedText, 0);
-      if (parsed.error) this.warn(`seed "${clipText(seedText)}" is not a whole number; showing the trained model`);
+      if (parsed.error) this.warn(t('tinyGpt.badSeed', { text: clipText(seedText) }));
       else if (this.attempt(() => lib.CharModel.untrained(parsed.value).free(), () => null) !== null) seed = parsed.value;
     }
     const text = this.attr('text', DEFAULT_TEXT);
@@ -78,7 +82,7 @@ class TbTinyGpt extends TbElement {
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
-    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), model: () => this.#model, text: () => input.value });
+    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), model: () => this.#model, text: () => input.value, t });
 
     const load = () => {
       this.#model?.free();
@@ -86,17 +90,17 @@ class TbTinyGpt extends TbElement {
       try {
         this.#model = makeModel(lib, select.value, seed ?? 0, page);
       } catch (err) {
-        region.fail(errorText(err));
+        region.fail(errorText(err, t));
         return false;
       }
       const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
-      note.textContent = modelNote(this.#model.info(), latestTrained(), from, select.value);
+      note.textContent = modelNote(this.#model.info(), latestTrained(), from, select.value, this.t);
       return true;
     };
     const run = () => {
       if (!this.#model) return;
       // A text the model cannot read is said once, by the reading; the sampler waits for a good one.
-      if (region.show(() => this.#model.read(input.value, 3), readingResult)) sampling.refresh();
+      if (region.show(() => this.#model.read(input.value, 3), (r) => readingResult(r, t))) sampling.refresh();
       else sampling.hide();
     };
     this.#off?.();
@@ -108,18 +112,20 @@ class TbTinyGpt extends TbElement {
       () => load() && run(),
       {
         models: [
-          ['shipped', 'trained on this page (shipped)'],
-          ['untrained', `untrained (seed ${seed ?? 0})`],
-          ['trained', 'the model I trained'],
+          ['shipped', t('tinyGpt.modelShipped')],
+          // The seed is a name, written as typed (no digit grouping).
+          ['untrained', t('tinyGpt.modelUntrained', { seed: String(seed ?? 0) })],
+          ['trained', t('experiments.modelTrained')],
         ],
-        beside: [h('label', { htmlFor: textId }, 'Text'), input],
+        beside: [h('label', { htmlFor: textId }, t('tinyGpt.text')), input],
+        t: switcherText(t),
       },
     );
     this.#off = off;
     input.addEventListener('input', run);
     if (load()) run();
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'TinyGPT, reading'),
+      h('h3', {}, t('tinyGpt.title')),
       control,
       note,
       region.error,
@@ -129,31 +135,45 @@ class TbTinyGpt extends TbElement {
   }
 }
 
-function readingResult(r) {
+/**
+ * The model switcher's translator: the experiments' texts, but this widget's own name for the shipped
+ * model (its switcher has no six-block one to tell it from).
+ */
+function switcherText(t) {
+  const own = { 'experiments.modelShipped': 'tinyGpt.modelShipped' };
+  return Object.assign((key, values) => t(own[key] ?? key, values), t);
+}
+
+function readingResult(r, t = translator('en')) {
+  const { locale } = t;
   const T = r.stream_shape[0];
   const labels = r.symbols.map(showChar);
   const best = r.next.map((p) => p.next[0]?.[0]);
+  const [stream, logits] = [t('tinyGpt.stream'), t('tinyGpt.logits')];
   return [
     h(
       'p',
       { class: 'result' },
-      `"${r.symbols.join('').replace(/\n/g, '\u21b5')}" → ids (${r.ids.join(', ')}) → `,
-      h('span', { class: 'shape' }, `stream ${shape(r.stream_shape)}`),
-      ' → ',
-      h('span', { class: 'shape' }, `logits ${shape(r.logits_shape)}`),
-      r.dropped ? ` · the first ${formatInteger(r.dropped)} characters do not fit in ${formatInteger(T)} positions` : '',
+      ...t.parts('tinyGpt.reading', {
+        text: r.symbols.join('').replace(/\n/g, '\u21b5'),
+        ids: r.ids.join(', '),
+        stream: h('span', { class: 'shape' }, `${stream} ${shape(r.stream_shape, locale)}`),
+        logits: h('span', { class: 'shape' }, `${logits} ${shape(r.logits_shape, locale)}`),
+      }),
+      r.dropped ? t('tinyGpt.dropped', { count: r.dropped, dropped: formatInteger(r.dropped, locale), positions: formatInteger(T, locale) }) : '',
     ),
-    heatmapFigure({ name: 'stream', dims: r.stream_shape, values: r.stream, rowLabels: labels, note: 'rows are positions, columns the residual stream\u2019s numbers' }),
+    heatmapFigure({ name: stream, dims: r.stream_shape, values: r.stream, rowLabels: labels, note: t('tinyGpt.streamNote'), t }),
     heatmapFigure({
-      name: 'logits',
+      name: logits,
       dims: r.logits_shape,
       values: r.logits,
       rowLabels: labels,
       mark: r.best,
-      note: 'rows are positions, columns the 50 characters; the outlined cell in each row is the likeliest next one',
+      note: t('tinyGpt.logitsNote'),
+      t,
     }),
-    heatmapLegend(),
-    h('h4', {}, 'Likeliest next characters'),
+    heatmapLegend(t),
+    h('h4', {}, t('tinyGpt.nextTitle')),
     h(
       'ol',
       { class: 'next-chars' },
@@ -161,14 +181,16 @@ function readingResult(r) {
         h(
           'li',
           {},
-          'after ',
-          h('span', { class: 'char' }, showChar(p.symbol)),
-          ` (position ${i + 1} of ${T}): `,
-          p.next.flatMap(([c, q], j) => [j ? ', ' : '', h('span', { class: 'char' }, showChar(c)), ` ${formatPercent(q)}`]),
+          ...t.parts('tinyGpt.after', {
+            char: h('span', { class: 'char' }, showChar(p.symbol)),
+            position: formatInteger(i + 1, locale),
+            total: formatInteger(T, locale),
+            guesses: p.next.flatMap(([c, q], j) => [j ? t('tinyGpt.separator') : '', h('span', { class: 'char' }, showChar(c)), ` ${formatPercent(q, locale)}`]),
+          }),
         ),
       ),
     ),
-    h('p', { class: 'muted' }, `Best guess after the last character: "${showChar(best.at(-1))}".`),
+    h('p', { class: 'muted' }, t('tinyGpt.best', { char: showChar(best.at(-1)) })),
   ];
 }
 

@@ -7,6 +7,10 @@
 //
 // Attributes (each the starting value of its control; the library checks the range): seed, steps,
 // learning-rate, warmup, layers, norm (pre or post).
+//
+// Its texts are the catalogs' (keys train.*, and the race's race.* for the settings the two share);
+// the worker knows no language, so what it reports is worded here (loss-chart-parts.js). A change of
+// language mid-run words the view again and the run goes on.
 
 import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
 import { clipText } from '../attributes.js';
@@ -16,7 +20,7 @@ import { renderLossChart } from '../charts/loss-chart-svg.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { publishTrained } from '../train/trained.js';
-import { frameScheduler, LOSS_CHART_CSS } from './loss-chart-parts.js';
+import { frameScheduler, LOSS_CHART_CSS, messageText, reasonText } from './loss-chart-parts.js';
 
 const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -36,13 +40,13 @@ const CSS = `${LOSS_CHART_CSS}
 .sample pre { margin: 0.25rem 0 0; padding: 0.5rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--_mono); font-size: 0.9rem; }
 `;
 
-/** The controls: key (the setting's name in the library), label, the attribute giving its start. */
+/** The controls: key (the setting's name in the library), label (its catalog key), the attribute giving its start. */
 const FIELDS = [
-  { key: 'seed', label: 'Seed', attr: 'seed', kind: 'number', step: 1, min: 0 },
-  { key: 'steps', label: 'Steps', attr: 'steps', kind: 'number', step: 1, min: 1 },
-  { key: 'learning_rate', label: 'Learning rate', attr: 'learning-rate', kind: 'text', inputMode: 'decimal' },
-  { key: 'warmup', label: 'Warmup steps', attr: 'warmup', kind: 'number', step: 1, min: 0 },
-  { key: 'layers', label: 'Blocks', attr: 'layers', kind: 'number', step: 1, min: 1 },
+  { key: 'seed', label: 'race.seed', attr: 'seed', kind: 'number', step: 1, min: 0 },
+  { key: 'steps', label: 'race.steps', attr: 'steps', kind: 'number', step: 1, min: 1 },
+  { key: 'learning_rate', label: 'train.learningRate', attr: 'learning-rate', kind: 'text', inputMode: 'decimal' },
+  { key: 'warmup', label: 'race.warmup', attr: 'warmup', kind: 'number', step: 1, min: 0 },
+  { key: 'layers', label: 'train.layers', attr: 'layers', kind: 'number', step: 1, min: 1 },
 ];
 
 let runs = 0;
@@ -61,7 +65,7 @@ export class TbTrain extends TbElement {
   #drawnWidth = 0;
   #schedule = frameScheduler(
     () => this.#show(),
-    (err) => this.#fail(`could not draw the run: ${errorText(err)}`),
+    (err) => this.#fail(this.t('train.drawFailed', { error: errorText(err, this.t) })),
   );
 
   release() {
@@ -75,8 +79,13 @@ export class TbTrain extends TbElement {
   }
 
   render(lib) {
-    if (this.#parts && this.#run && this.#run.state !== 'finished') return; // keep a run's view
+    const running = this.#parts && this.#run && this.#run.state !== 'finished';
+    // Keep a run's view; only a change of language words it again (with the same settings in it).
+    const relocalised = this.#parts && this.#parts.locale !== this.locale;
+    if (running && !relocalised) return;
+    const typed = relocalised ? Object.fromEntries(Object.entries(this.#parts.inputs).map(([k, input]) => [k, input.value])) : null;
     this.#lib = lib;
+    const { t, locale } = this;
     const defaults = lib.train_defaults();
     this.#defaults = defaults;
     const d = defaults.settings;
@@ -86,58 +95,64 @@ export class TbTrain extends TbElement {
       const id = `${this.uid}-${f.key}`;
       let value = this.attr(f.attr, String(start[f.key]));
       if (!Number.isFinite(Number(value))) {
-        this.warn(`${f.attr} "${clipText(value)}" is not a number; using ${start[f.key]}`);
+        this.warn(t('race.notNumber', { name: f.attr, value: clipText(value), fallback: formatDecimal(start[f.key], 6, locale) }));
         value = String(start[f.key]);
       }
       const input =
         f.kind === 'number'
           ? h('input', { id, type: 'number', step: f.step, min: f.min, value, inputMode: 'numeric' })
-          : h('input', { id, type: 'text', value, inputMode: f.inputMode, spellcheck: false, autocomplete: 'off' });
+          : // The learning rate as its reader writes it: 0,003 in French (#read takes either sign).
+            h('input', { id, type: 'text', value: locale === 'fr' ? value.replace('.', ',') : value, inputMode: f.inputMode, spellcheck: false, autocomplete: 'off' });
       inputs[f.key] = input;
-      return h('div', { class: 'field' }, h('label', { htmlFor: id }, f.label), input);
+      return h('div', { class: 'field' }, h('label', { htmlFor: id }, t(f.label)), input);
     });
     const normId = `${this.uid}-norm`;
     const norm = h(
       'select',
       { id: normId },
-      h('option', { value: 'pre' }, 'pre-LN (GPT-2)'),
-      h('option', { value: 'post' }, 'post-LN (original)'),
+      h('option', { value: 'pre' }, t('train.normPre')),
+      h('option', { value: 'post' }, t('train.normPost')),
     );
     norm.value = this.attr('norm', d.norm) === 'post' ? 'post' : 'pre';
-    if (!['pre', 'post'].includes(this.attr('norm', 'pre'))) this.warn(`norm "${clipText(this.attr('norm', ''))}" is not a norm placement: choose pre or post; using pre`);
+    if (!['pre', 'post'].includes(this.attr('norm', 'pre'))) this.warn(t('train.notNorm', { value: clipText(this.attr('norm', '')) }));
     inputs.norm = norm;
-    fields.push(h('div', { class: 'field' }, h('label', { htmlFor: normId }, 'Norm placement'), norm));
+    fields.push(h('div', { class: 'field' }, h('label', { htmlFor: normId }, t('train.norm')), norm));
+    if (typed) for (const [key, value] of Object.entries(typed)) inputs[key].value = value;
 
-    const trainButton = h('button', { type: 'button', class: 'primary' }, 'Train');
-    const pauseButton = h('button', { type: 'button', disabled: true, 'aria-pressed': 'false' }, 'Pause');
-    const stopButton = h('button', { type: 'button', disabled: true }, 'Stop');
+    const trainButton = h('button', { type: 'button', class: 'primary' }, t('train.train'));
+    const pauseButton = h('button', { type: 'button', disabled: true, 'aria-pressed': 'false' }, t('train.pause'));
+    const stopButton = h('button', { type: 'button', disabled: true }, t('race.stop'));
     const progressId = `${this.uid}-progress`;
-    const progress = h('progress', { id: progressId, max: d.steps, value: 0 });
-    const status = h('span', { class: 'status' }, `Not started. ${formatInteger(defaults.corpus.characters)} characters of this page's prose; the last ${formatInteger(defaults.corpus.held_out_symbols)} are held out.`);
+    const progress = h('progress', { id: progressId, max: relocalised && this.#run ? this.#run.steps : d.steps, value: 0 });
+    const { characters, held_out_symbols: heldOut } = defaults.corpus;
+    const status = h('span', { class: 'status' }, t('train.notStarted', { characters: formatInteger(characters, locale), heldOut: formatInteger(heldOut, locale) }));
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
     const outcome = h('p', { class: 'outcome', 'aria-live': 'polite' });
     const sampleText = h('pre', {}, '');
-    const sampleCaption = h('figcaption', {}, 'Text the model writes (after "The ")');
+    const sampleCaption = h('figcaption', {}, t('train.sampleCaption'));
     const sample = h('figure', { class: 'sample', hidden: true }, sampleCaption, sampleText);
     const where = h('p', { class: 'muted where' });
 
-    this.#parts = { inputs, trainButton, pauseButton, stopButton, progress, status, error, chart, outcome, sample, sampleText, sampleCaption, where };
+    this.#parts = { locale, inputs, trainButton, pauseButton, stopButton, progress, status, error, chart, outcome, sample, sampleText, sampleCaption, where };
     trainButton.addEventListener('click', () => this.#start());
     pauseButton.addEventListener('click', () => this.#pauseOrResume());
     stopButton.addEventListener('click', () => this.#stop());
 
     this.shadowRoot.replaceChildren(
-      h('h3', {}, 'Train TinyGPT'),
-      h('fieldset', { class: 'fields' }, h('legend', { class: 'visually-hidden' }, 'Training settings'), fields),
+      h('h3', {}, t('train.title')),
+      h('fieldset', { class: 'fields' }, h('legend', { class: 'visually-hidden' }, t('train.settings')), fields),
       h('div', { class: 'buttons' }, trainButton, pauseButton, stopButton),
       error,
-      h('div', { class: 'progress' }, h('label', { htmlFor: progressId }, 'Progress'), progress, status),
-      chartLegend([
-        ['train', 'training loss (smoothed)'],
-        ['held-out', 'held-out loss'],
-        ['reference', 'uniform, unigram and bigram losses of the held-out text'],
-      ]),
+      h('div', { class: 'progress' }, h('label', { htmlFor: progressId }, t('train.progress')), progress, status),
+      chartLegend(
+        [
+          ['train', t('train.legendTrain')],
+          ['held-out', t('train.legendHeldOut')],
+          ['reference', t('train.legendReference')],
+        ],
+        t,
+      ),
       chart,
       outcome,
       sample,
@@ -147,17 +162,39 @@ export class TbTrain extends TbElement {
     this.#draw();
     this.#observer?.disconnect();
     this.#observer = watchWidth(chart, () => this.#draw());
+    if (relocalised && this.#run) this.#reword(running);
+  }
+
+  /** After a change of language, the run's state in the new view: buttons, where, its progress. */
+  #reword(running) {
+    const { pauseButton, where, outcome } = this.#parts;
+    if (running) {
+      this.#setRunning(true);
+      if (this.#run.state === 'paused') {
+        pauseButton.textContent = this.t('train.resume');
+        pauseButton.setAttribute('aria-pressed', 'true');
+        outcome.textContent = this.t('train.paused', { step: formatInteger(this.#run.stepsDone, this.locale) });
+      }
+    }
+    if (this.#runner) where.textContent = this.#whereText();
+    this.#show();
+  }
+
+  #whereText() {
+    return this.#runner.kind === 'worker' ? this.t('train.whereWorker') : this.t('train.whereMainThread', { reason: reasonText(this.#runner, this.t) });
   }
 
   /** The settings typed into the controls: { settings } or { error } (a field that is not a number). */
   #read() {
+    const { t } = this;
     const settings = {};
     for (const f of FIELDS) {
       const input = this.#parts.inputs[f.key];
       const text = input.value.trim();
-      if (text === '' || (input.validity && input.validity.badInput)) return { error: `${f.label}: type a number` };
-      const value = Number(text);
-      if (Number.isNaN(value)) return { error: `${f.label}: "${clipText(text)}" is not a number` };
+      if (text === '' || (input.validity && input.validity.badInput)) return { error: t('race.typeNumber', { field: t(f.label) }) };
+      // A French reader writes a decimal comma (the learning rate is a text field: 0,003).
+      const value = Number(this.locale === 'fr' ? text.replace(',', '.') : text);
+      if (Number.isNaN(value)) return { error: t('train.notANumber', { field: t(f.label), text: clipText(text) }) };
       settings[f.key] = value;
     }
     settings.norm = this.#parts.inputs.norm.value;
@@ -175,7 +212,7 @@ export class TbTrain extends TbElement {
     trainButton.disabled = running;
     pauseButton.disabled = !running;
     stopButton.disabled = !running;
-    pauseButton.textContent = 'Pause';
+    pauseButton.textContent = this.t('train.pause');
     pauseButton.setAttribute('aria-pressed', 'false');
     for (const input of Object.values(inputs)) input.disabled = running;
   }
@@ -188,20 +225,17 @@ export class TbTrain extends TbElement {
     try {
       this.#lib.check_train_settings(settings);
     } catch (err) {
-      return this.#fail(errorText(err));
+      return this.#fail(errorText(err, this.t));
     }
     this.#setRunning(true);
     this.#parts.outcome.textContent = '';
-    this.#parts.status.textContent = 'Starting…';
+    this.#parts.status.textContent = this.t('train.starting');
     if (!this.#runner) {
       const runner = await trainingRunner();
       if (this.released) return runner.close();
       this.#runner = runner;
       this.#runner.onmessage = (message) => this.#receive(message);
-      this.#parts.where.textContent =
-        this.#runner.kind === 'worker'
-          ? 'Training runs in a background worker: the page stays responsive.'
-          : `Training runs on the page itself, in slices of a few milliseconds (${this.#runner.reason}).`;
+      this.#parts.where.textContent = this.#whereText();
     }
     const id = ++runs;
     this.#run = { id, settings: null, reference: null, losses: [], heldOut: [], sample: null, stepsDone: 0, steps: settings.steps, seconds: 0, state: 'starting' };
@@ -214,15 +248,15 @@ export class TbTrain extends TbElement {
     const { pauseButton } = this.#parts;
     if (run.state === 'paused') {
       run.state = 'running';
-      pauseButton.textContent = 'Pause';
+      pauseButton.textContent = this.t('train.pause');
       pauseButton.setAttribute('aria-pressed', 'false');
       this.#runner.post({ type: 'resume' });
     } else {
       run.state = 'paused';
-      pauseButton.textContent = 'Resume';
+      pauseButton.textContent = this.t('train.resume');
       pauseButton.setAttribute('aria-pressed', 'true');
       this.#runner.post({ type: 'pause' });
-      this.#parts.outcome.textContent = `Paused at step ${formatInteger(run.stepsDone)}.`;
+      this.#parts.outcome.textContent = this.t('train.paused', { step: formatInteger(run.stepsDone, this.locale) });
     }
   }
 
@@ -235,7 +269,7 @@ export class TbTrain extends TbElement {
     const run = this.#run;
     if (!run || message.id !== run.id) {
       if (message.type === 'error' && message.id === undefined) {
-        this.#fail(message.message);
+        this.#fail(messageText(message, this.t));
         this.#setRunning(false);
       }
       return;
@@ -258,13 +292,14 @@ export class TbTrain extends TbElement {
         break;
       case 'finished':
         run.state = 'finished';
+        run.losses.push(...(message.losses ?? []));
         run.stepsDone = message.stepsDone;
         run.seconds = message.seconds;
         if (run.heldOut.at(-1)?.step !== message.heldOut.step) run.heldOut.push(message.heldOut);
         run.sample = message.sample;
         run.stopped = message.stopped;
         this.#setRunning(false);
-        if (message.stopped) this.#fail(message.stopped);
+        if (message.stopped) this.#fail(errorText(message.stopped, this.t));
         publishTrained({ parameters: message.parameters, settings: message.settings, heldOut: message.heldOut, steps: message.stepsDone });
         break;
       case 'paused':
@@ -272,7 +307,7 @@ export class TbTrain extends TbElement {
       case 'error':
         run.state = 'finished';
         this.#setRunning(false);
-        this.#fail(message.message);
+        this.#fail(messageText(message, this.t));
         break;
       default:
         return;
@@ -284,15 +319,18 @@ export class TbTrain extends TbElement {
     const run = this.#run;
     if (!run || !this.#parts) return;
     const { progress, status, outcome, sample, sampleText, sampleCaption } = this.#parts;
+    const { t, locale } = this;
     progress.value = run.stepsDone;
     const rate = run.seconds > 0 ? run.stepsDone / run.seconds : 0;
-    status.textContent = `Step ${formatInteger(run.stepsDone)} of ${formatInteger(run.steps)}` + (rate > 0 ? ` · ${formatInteger(Math.round(rate))} steps/s · ${formatDecimal(run.seconds, 1)} s` : '');
+    status.textContent =
+      t('train.status', { done: formatInteger(run.stepsDone, locale), steps: formatInteger(run.steps, locale) }) +
+      (rate > 0 ? t('train.rate', { rate: formatInteger(Math.round(rate), locale), seconds: formatDecimal(run.seconds, 1, locale) }) : '');
     if (run.sample) {
       sample.hidden = false;
-      sampleCaption.textContent = `Text the model writes after "The " at step ${formatInteger(run.sample.step)}`;
+      sampleCaption.textContent = t('train.sampleAt', { step: formatInteger(run.sample.step, locale) });
       sampleText.textContent = `The ${run.sample.text}`;
     }
-    if (run.state === 'finished' && run.reference) outcome.textContent = outcomeText(run);
+    if (run.state === 'finished' && run.reference) outcome.textContent = outcomeText(run, t);
     this.#drawnWidth = 0;
     this.#draw();
   }
@@ -311,37 +349,44 @@ export class TbTrain extends TbElement {
       losses: run?.losses ?? [],
       heldOut: run?.heldOut ?? [],
       reference: run?.reference ?? this.#defaults.reference,
+      t: this.t,
     });
-    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(run, this.#defaults.reference) }));
+    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(run, this.#defaults.reference, this.t), t: this.t }));
   }
 }
 
-/** Where the held-out loss ended, against the three lines, in words. */
-function outcomeText(run) {
+/** The reference losses to three decimals in `locale`: { uniform, unigram, bigram }. */
+function referenceValues(r, locale) {
+  const n = (x) => formatDecimal(x, 3, locale);
+  return { uniform: n(r.uniform), unigram: n(r.unigram), bigram: n(r.bigram) };
+}
+
+/** Where the held-out loss ended, against the three lines, in words (`t`'s language). */
+function outcomeText(run, t) {
   const last = run.heldOut.at(-1);
   const r = run.reference;
-  const n = (x) => formatDecimal(x, 3);
-  const head = `After ${formatInteger(run.stepsDone)} steps the held-out loss is ${n(last.loss)} nats`;
-  if (last.loss < r.bigram) return `${head}: below the bigram line (${n(r.bigram)}), so the model predicts this page's text better than counting which character follows which.`;
-  if (last.loss < r.unigram) return `${head}: between the unigram (${n(r.unigram)}) and bigram (${n(r.bigram)}) lines. It has learned which characters are common, not yet all of what follows what.`;
-  if (last.loss < r.uniform) return `${head}: above the unigram line (${n(r.unigram)}), only a little better than a uniform guess (${n(r.uniform)}).`;
-  return `${head}: no better than a uniform guess (${n(r.uniform)}).`;
+  const values = { steps: formatInteger(run.stepsDone, t.locale), loss: formatDecimal(last.loss, 3, t.locale), ...referenceValues(r, t.locale) };
+  if (last.loss < r.bigram) return t('train.outcomeBigram', values);
+  if (last.loss < r.unigram) return t('train.outcomeUnigram', values);
+  if (last.loss < r.uniform) return t('train.outcomeUniform', values);
+  return t('train.outcomeNone', values);
 }
 
 /** The chart's text alternative: the numbers it shows. */
-function chartLabel(run, reference) {
-  const n = (x) => formatDecimal(x, 3);
-  const lines = (r) => `Reference lines: uniform ${n(r.uniform)}, unigram ${n(r.unigram)}, bigram ${n(r.bigram)} nats.`;
-  if (!run || !run.reference) return `Loss against training step. No run yet: press Train. ${lines(reference)}`;
-  const r = run.reference;
+function chartLabel(run, reference, t) {
+  const { locale } = t;
+  const n = (x) => formatDecimal(x, 3, locale);
+  const lines = (r) => t('train.chartReference', referenceValues(r, locale));
+  if (!run || !run.reference) return t('train.chartEmpty', { reference: lines(reference) });
   const last = run.heldOut.at(-1);
   const step = run.losses.length;
-  return (
-    `Loss against training step, ${formatInteger(step)} of ${formatInteger(run.steps)} steps. ` +
-    (step ? `Latest training loss ${n(run.losses[step - 1])}. ` : '') +
-    (last ? `Held-out loss ${n(last.loss)} at step ${formatInteger(last.step)}. ` : '') +
-    lines(r)
-  );
+  return t('train.chartRun', {
+    step: formatInteger(step, locale),
+    steps: formatInteger(run.steps, locale),
+    latest: step ? t('train.chartLatest', { loss: n(run.losses[step - 1]) }) : '',
+    heldOut: last ? t('train.chartHeldOut', { loss: n(last.loss), step: formatInteger(last.step, locale) }) : '',
+    reference: lines(run.reference),
+  });
 }
 
 customElements.get('tb-train') || customElements.define('tb-train', TbTrain);

@@ -93,7 +93,7 @@ export class TbTrainingCost extends TbElement {
     });
 
     // A problem with what the reader typed hides the result until the input is good again.
-    const region = resultRegion({ outputClass: 'result' });
+    const region = resultRegion({ outputClass: 'result', t: this.t });
     this.#parts = { inputs, region };
 
     this.shadowRoot.replaceChildren(

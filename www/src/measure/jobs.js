@@ -10,7 +10,7 @@
 // Out: { type: 'measured', id, found, info }            found: { loss, tokens } or the stream's figures
 //      { type: 'measure-progress', id, windowsDone, windows }
 //      { type: 'need-model', id }                        the description came without its weights
-//      { type: 'measure-error', id, message }
+//      { type: 'measure-error', id, message, tb }
 
 import { modelFromSpec } from '../train/model-spec.js';
 
@@ -46,7 +46,8 @@ export function measureJobs(lib, post, { sliceMs = 40, schedule = (fn) => setTim
     return model;
   };
 
-  const fail = (id, err) => post({ type: 'measure-error', id, message: err instanceof Error ? err.message : String(err) });
+  // The library's message as data (err.tb, library-messages.js) goes too: the page words it.
+  const fail = (id, err) => post({ type: 'measure-error', id, message: err instanceof Error ? err.message : String(err), tb: err?.tb });
 
   function next() {
     if (busy) return;

@@ -54,7 +54,7 @@ function measurements() {
       }
       jobs.delete(message.id);
       if (message.type === 'measured') job.resolve({ found: message.found, info: message.info });
-      else job.reject(new Error(message.message ?? 'the measurement failed'));
+      else job.reject(Object.assign(new Error(message.message ?? 'the measurement failed'), { tb: message.tb }));
     };
   });
   const post = (message) => {

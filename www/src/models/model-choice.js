@@ -6,7 +6,7 @@
 // of a .json file on the page's own site, fetched once for the page (whichever widgets name it)
 // with its progress shown. Either is checked by the library like a dropped file; one
 // that cannot be had is named and the widget goes on with `model`; one the library refuses is named
-// and the widget shows its default.
+// and the widget shows its default. Everything is said in the widget's language (its `t`).
 //
 //   #choice = this.hold(new ModelChoice(this, 'gpt2-small'));   // hears of attributes, released with it
 //   render(lib) {
@@ -21,6 +21,7 @@ import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
 import { CONFIG_LIMIT } from './your-model.js';
 import { fetchSameSite, siteUrl } from './read-stream.js';
+import { problemText, wordedError } from './worded.js';
 import { modelLabel, modelSwitcher, modelSwitcherSheet } from '../controls/model-switcher.js';
 
 export { modelSwitcherSheet };
@@ -88,6 +89,7 @@ export class ModelChoice {
     const page = this.#loading === null ? this.#author(() => {}) : null;
     const switcher = modelSwitcher({
       uid: this.#element.uid,
+      t: this.#element.t,
       lib,
       model: shown,
       page,
@@ -111,8 +113,10 @@ export class ModelChoice {
   /** The placeholder while config-src is fetched: what, from where, how far. */
   showLoading() {
     const { src, progress } = this.#loading;
+    const { t } = this.#element;
+    progress.setAttribute('aria-label', t('panels.loadingModel'));
     this.#element.shadowRoot.replaceChildren(
-      h('p', { class: 'loading', role: 'status' }, `Loading the model's config.json from ${clipText(src, 60)}…`),
+      h('p', { class: 'loading', role: 'status' }, t('panels.loadingConfig', { src: clipText(src, 60) })),
       progress,
     );
   }
@@ -120,21 +124,22 @@ export class ModelChoice {
   /** The config's text from config-src; undefined when it cannot be had (noted), null while fetched. */
   #source(src, note) {
     const el = this.#element;
+    const { t } = el;
     if (src.startsWith('#')) {
       const script = el.ownerDocument.getElementById(src.slice(1));
       if (!script || script.localName !== 'script') {
-        note(`config-src "${clipText(src)}" names no <script> in the page: give the id of a <script type="application/json"> holding the config, or the URL of a .json file`);
+        note(t('panels.configNoScript', { src: clipText(src) }));
         return undefined;
       }
       return script.textContent;
     }
     const url = siteUrl(src);
     if (!url || !/\.json$/i.test(url.pathname)) {
-      note(`config-src "${clipText(src)}" is not a .json file on this site: give a URL of this site ending in .json, or "#id" of a <script type="application/json">`);
+      note(t('panels.configNotJson', { src: clipText(src) }));
       return undefined;
     }
     if (this.#fetched?.src === url.href) {
-      if (this.#fetched.error) note(this.#fetched.error);
+      if (this.#fetched.error) note(t('panels.configUnreadable', { src: clipText(url.href), error: problemText(this.#fetched.error, t) }));
       return this.#fetched.text;
     }
     if (this.#loading?.src !== url.href) this.#fetch(url.href);
@@ -142,7 +147,7 @@ export class ModelChoice {
   }
 
   async #fetch(src) {
-    const progress = h('progress', { 'aria-label': 'Loading the model' });
+    const progress = h('progress', { 'aria-label': this.#element.t('panels.loadingModel') });
     this.#loading = { src, progress };
     const result = await download(src, progress);
     if (this.#loading?.src !== src) return; // the attribute changed meanwhile
@@ -153,7 +158,9 @@ export class ModelChoice {
 }
 
 // config-src downloads of the page, by URL: each is fetched once, whichever widgets name it.
-const downloads = new Map(); // URL -> { result: Promise<{ src, text } | { src, error }>, bars: Set }
+// URL -> { result: Promise<{ src, text } | { src, error, text: undefined }>, bars: Set }; error: what
+// went wrong (each widget words it)
+const downloads = new Map();
 
 /** The result of reading `src` (shared), its progress shown on `progress` while it lasts. */
 function download(src, progress) {
@@ -162,7 +169,7 @@ function download(src, progress) {
     d = { bars: new Set() };
     d.result = readJson(src, d.bars).then(
       (text) => ({ src, text }),
-      (err) => ({ src, error: `config-src "${clipText(src)}" could not be read: ${err.message}`, text: undefined }),
+      (error) => ({ src, error, text: undefined }),
     );
     downloads.set(src, d);
   }
@@ -174,7 +181,10 @@ function download(src, progress) {
 async function readJson(src, bars) {
   const bytes = await fetchSameSite(src, {
     limit: CONFIG_LIMIT,
-    tooLarge: (n, whole) => new Error(`it is ${whole ? formatBytes(n) : `over ${formatBytes(CONFIG_LIMIT)}`}, and a config.json is a few KB`),
+    tooLarge: (n, whole) =>
+      wordedError((t) =>
+        whole ? t('panels.configTooLarge', { size: formatBytes(n, t.locale) }) : t('panels.configOverLimit', { limit: formatBytes(CONFIG_LIMIT, t.locale) }),
+      ),
     onRead: (read, total) => {
       for (const bar of bars) if (total) Object.assign(bar, { max: total, value: read });
     },

@@ -3,10 +3,11 @@
 // model.safetensors; config.json and vocab.json are read from beside it. Each URL is fetched once
 // for the page, with its progress, and shared by every widget that names it.
 //
-//   const load = pageCheckpoint(src, limit, onChange)    // limit: CharModel.checkpoint_limit()
+//   const load = pageCheckpoint(src, limit, onChange, t)    // limit: CharModel.checkpoint_limit()
 //     { state: 'loading' }  |  { state: 'ready', files }  |  { state: 'error', message }
-//   onChange() runs when it is loaded or fails (the widget re-renders)
-//   loadingView(load, src)   // what a widget shows meanwhile: a sentence, a progress bar and Cancel
+//   onChange() runs when it is loaded or fails (the widget re-renders); `message` is worded by `t`,
+//   the widget's translator
+//   loadingView(load, src, t)   // what a widget shows meanwhile: a sentence, a progress bar and Cancel
 //
 // Cancel stops the download for every widget that waits on it, as cancelling a dropped checkpoint
 // does: they say so and run the model they would run without weights-src.
@@ -14,19 +15,19 @@
 import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
+import { translator } from '../i18n.js';
 import { fetchSameSite, siteUrl } from './read-stream.js';
+import { problemText, wordedError } from './worded.js';
 import { CONFIG_LIMIT } from './your-model.js';
 
-const loads = new Map(); // URL -> { state, files | message, waiting: Set of callbacks, bars: Set of <progress> }
+// URL -> { state, files | problem(t), waiting: Set of callbacks, bars: Set of <progress>, abort }
+const loads = new Map();
 
 /** The checkpoint at `src` (weights of at most `limit` bytes): loaded, loading or failed. */
-export function pageCheckpoint(src, limit, onChange) {
+export function pageCheckpoint(src, limit, onChange, t = translator('en')) {
   const base = siteUrl(src);
   if (!base || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname))) {
-    return {
-      state: 'error',
-      message: `weights-src "${clipText(src)}" is not a model on this site: give the URL of a folder tblock train wrote (ending in /) or of its model.safetensors, on this page's site`,
-    };
+    return { state: 'error', message: t('panels.weightsNotModel', { src: clipText(src) }) };
   }
   const weightsUrl = base.pathname.endsWith('/') ? new URL('model.safetensors', base) : base;
   const key = weightsUrl.href;
@@ -39,9 +40,9 @@ export function pageCheckpoint(src, limit, onChange) {
       (err) =>
         Object.assign(load, {
           state: 'error',
-          message: load.abort.signal.aborted
-            ? `weights-src "${clipText(src)}": the download was cancelled; using the model the widget runs without it`
-            : `weights-src "${clipText(src)}" could not be read: ${err.message}`,
+          problem: load.abort.signal.aborted
+            ? (t) => t('panels.weightsCancelled', { src: clipText(src) })
+            : (t) => t('panels.weightsUnreadable', { src: clipText(src), error: problemText(err, t) }),
         }),
     ).finally(() => {
       for (const fn of load.waiting) fn();
@@ -50,7 +51,21 @@ export function pageCheckpoint(src, limit, onChange) {
     });
   }
   if (load.state === 'loading') load.waiting.add(onChange);
-  return load;
+  const shared = load;
+  // What this widget sees of the shared load, as it goes: its problem in the widget's language.
+  return {
+    get state() {
+      return shared.state;
+    },
+    get files() {
+      return shared.files;
+    },
+    get message() {
+      return shared.problem?.(t);
+    },
+    bars: shared.bars,
+    abort: shared.abort,
+  };
 }
 
 async function fetchFiles(weightsUrl, limit, load) {
@@ -59,7 +74,7 @@ async function fetchFiles(weightsUrl, limit, load) {
     label: clipText(weightsUrl.pathname),
     limit,
     signal,
-    tooLarge: (n) => new Error(`the weights are ${formatBytes(n)}; the page runs models of up to ${formatBytes(limit)}`),
+    tooLarge: (n) => wordedError((t) => t('panels.weightsTooLarge', { size: formatBytes(n, t.locale), limit: formatBytes(limit, t.locale) })),
     onRead: (read, total) => {
       for (const bar of load.bars) {
         bar.max = total || read;
@@ -69,9 +84,9 @@ async function fetchFiles(weightsUrl, limit, load) {
   });
   const text = async (name) => {
     const bytes = await fetchSameSite(new URL(name, weightsUrl), {
-      label: `${name} beside the weights`,
+      label: (t) => t('panels.besideWeights', { name }),
       limit: CONFIG_LIMIT,
-      tooLarge: (n) => new Error(`${name} beside the weights is over ${formatBytes(n)}; it should be a few KB`),
+      tooLarge: (n) => wordedError((t) => t('panels.besideTooLarge', { name, size: formatBytes(n, t.locale) })),
       signal,
     });
     return new TextDecoder().decode(bytes);
@@ -83,11 +98,11 @@ async function fetchFiles(weightsUrl, limit, load) {
 
 /**
  * What a widget shows while its checkpoint loads: where from, a bar that follows the bytes, and a
- * button that cancels the download (for every widget waiting on it).
+ * button that cancels the download (for every widget waiting on it); in the language of `t`.
  */
-export function loadingView(load, src) {
-  const bar = h('progress', { 'aria-label': 'Loading the model' });
+export function loadingView(load, src, t = translator('en')) {
+  const bar = h('progress', { 'aria-label': t('panels.loadingModel') });
   load.bars.add(bar);
-  const cancel = h('button', { type: 'button', class: 'cancel-download', onclick: () => load.abort?.abort() }, 'Cancel the download');
-  return [h('p', { class: 'loading', role: 'status' }, `Loading the model from ${clipText(src, 60)}…`), bar, cancel];
+  const cancel = h('button', { type: 'button', class: 'cancel-download', onclick: () => load.abort?.abort() }, t('panels.cancelDownload'));
+  return [h('p', { class: 'loading', role: 'status' }, t('panels.loadingFrom', { src: clipText(src, 60) })), bar, cancel];
 }

@@ -1,7 +1,8 @@
 // One value kept for this page in the browser (localStorage, under "tb-NAME:" and the page's path),
 // with a copy in memory so every widget on the page shares it even where storage is refused
 // (private browsing, a file:// page in some browsers, a full quota), and listeners told of every
-// change. The reader's config (your-model.js) and checkpoint (your-checkpoint.js) each have one.
+// change. For small JSON values: the reader's config (your-model.js) has one. (The reader's
+// checkpoint, megabytes of weights, is kept in IndexedDB instead: your-checkpoint.js, kept-store.js.)
 //
 //   const slot = pageSlot('your-model', { decode, encode })
 //   slot.get()              the value, or null (read from storage on first use; decode(stored) may refuse it: null)

@@ -1,7 +1,9 @@
 // Reading a file or a download a chunk at a time: progress as it goes, a size limit enforced as the
 // bytes arrive (a server may not say the length, a file may be huge), and a way to stop; and
 // downloads from the page's own site on top of it. The config-src and weights-src downloads and the
-// dropped checkpoint use them.
+// dropped checkpoint use them. Their problems are worded by each widget (worded.js).
+
+import { wordedError } from './worded.js';
 
 /**
  * The bytes of a stream (a File's or a fetch's), at most `limit` of them: `onRead(bytes so far)`
@@ -42,12 +44,20 @@ export function siteUrl(src) {
  * The bytes at `url`, fetched from the page's own site only (mode same-origin: a redirect to
  * another site fails instead of leaving it), at most `limit` of them (a Content-Length past it is
  * refused before any byte is read): `onRead(bytes so far, total or 0)` after each chunk. `label`
- * starts the message of a failed answer ("config.json beside the weights: the server answered 404").
+ * (a text, or `(t) => text` in the language of a translator) starts the message of a failed answer
+ * ("config.json beside the weights: the server answered 404").
  */
 export async function fetchSameSite(url, { label = '', limit, tooLarge, onRead = () => {}, signal }) {
   // `signal` (an AbortController's) stops the download: the promise then rejects with an AbortError.
   const response = await fetch(url, { mode: 'same-origin', credentials: 'same-origin', signal });
-  if (!response.ok) throw new Error(`${label ? `${label}: ` : ''}the server answered ${response.status}`);
+  if (!response.ok) {
+    const { status } = response;
+    throw wordedError((t) => {
+      const answered = t('panels.serverAnswered', { status: String(status) });
+      const named = typeof label === 'function' ? label(t) : label;
+      return named ? t('panels.labelled', { label: named, error: answered }) : answered;
+    });
+  }
   const total = Number(response.headers.get('content-length')) || 0;
   if (total > limit) throw tooLarge(total, true);
   return readStream(response.body, { limit, tooLarge, onRead: (read) => onRead(read, total) });

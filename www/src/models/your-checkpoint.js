@@ -1,45 +1,131 @@
 // The reader's own checkpoint, for the widgets that run a character model (<tb-tiny-gpt>,
-// <tb-ablation>, <tb-stream>): the files as read, { name, weights (ArrayBuffer), config, vocab }
-// (config.json and vocab.json text, or null). Shared by every widget on the page; kept in this
-// browser for the page when the weights are small enough for localStorage (CHECKPOINT_KEEP_LIMIT),
-// else for this visit only. Nothing leaves the machine.
+// <tb-ablation>, <tb-stream>, <tb-attention>): the files as read, { name, weights (ArrayBuffer),
+// config, vocab } (config.json and vocab.json text, or null). Shared by every widget on the page at
+// once; kept in this browser for the page, across reloads, in IndexedDB (kept-store.js: the bytes as
+// they are, up to CHECKPOINT_KEEP_LIMIT), where the browser allows it and has room; else for this
+// visit only, and the panel says why. Nothing leaves the machine.
+//
+// Reading what was kept is asynchronous and never holds a widget back: latestCheckpoint() is null
+// until it has been read (a widget renders with its own model meanwhile); then onCheckpoint's
+// listeners hear of it, and the model switchers offer it.
 //
 //   latestCheckpoint()            the files, or null
-//   publishCheckpoint(files)      share them; returns whether they will survive a reload
-//   forgetCheckpoint()
-//   const off = onCheckpoint(fn)  fn() after every publish or forget
+//   publishCheckpoint(files)      share them now; resolves with whether they will survive a reload:
+//                                 { kept: true } | { kept: false, reason, bytes, limit } (kept-store.js)
+//   checkpointKept()              that answer for the checkpoint shared now (null: none, or still being written)
+//   forgetCheckpoint()            here, and in the browser
+//   const off = onCheckpoint(fn)  fn() after every publish or forget, and when the kept one has been read
+//
+// An earlier version kept small checkpoints as base64 in localStorage ("tb-your-checkpoint:" and the
+// page's path): such an entry is read once, moved into IndexedDB, and removed.
 
-import { pageSlot } from './page-slot.js';
+import { keptDelete, keptRead, keptWrite } from './kept-store.js';
 
-/** Weights up to this many bytes are kept across reloads (base64 in localStorage: ~1.4 MB of text). */
-export const CHECKPOINT_KEEP_LIMIT = 1 << 20;
+/** Weights up to this many bytes are kept across reloads: all the page runs (CharModel.checkpoint_limit()). */
+export const CHECKPOINT_KEEP_LIMIT = 16 * 1024 * 1024;
 
-const slot = pageSlot('your-checkpoint', {
-  encode: (files) => ({ ...files, weights: toBase64(files.weights) }),
-  decode: (kept) =>
-    typeof kept.name === 'string' && typeof kept.weights === 'string'
-      ? { name: kept.name, weights: fromBase64(kept.weights), config: kept.config ?? null, vocab: kept.vocab ?? null }
-      : null,
-});
+const key = () => `tb-your-checkpoint:${globalThis.location?.pathname ?? ''}`;
+const listeners = new Set();
+let current = null; // the files shared on the page
+let keep = null; // whether `current` will survive a reload: publishCheckpoint's answer, once known
+let generation = 0; // one more at every publish or forget: older reads and writes are dropped
+let started = false; // the kept checkpoint is being (or has been) read
 
-export const latestCheckpoint = () => slot.get();
+const announce = () => {
+  for (const fn of [...listeners]) fn();
+};
 
-export const publishCheckpoint = (files) => slot.set(files, files.weights.byteLength <= CHECKPOINT_KEEP_LIMIT);
-
-export const forgetCheckpoint = () => slot.clear();
-
-export const onCheckpoint = (fn) => slot.on(fn);
-
-function toBase64(buffer) {
-  const bytes = new Uint8Array(buffer);
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
+/** Reads what an earlier visit kept (once, in the background), and shares it unless something newer came. */
+function start() {
+  if (started) return;
+  started = true;
+  const asked = generation;
+  (async () => {
+    const stored = asFiles(await keptRead(key()));
+    const old = takeLocalStorage();
+    const files = stored ?? old;
+    if (!files || asked !== generation) return;
+    current = files;
+    keep = stored ? { kept: true } : null;
+    announce();
+    if (!stored) save(files); // the localStorage entry, moved
+  })().catch(() => {}); // (asFiles and takeLocalStorage do not throw; nothing to share if they did)
 }
 
-function fromBase64(text) {
-  const raw = atob(text);
-  const bytes = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-  return bytes.buffer;
+/** Writes `files` for the next visits; resolves with the answer (see publishCheckpoint). */
+async function save(files) {
+  const asked = generation;
+  const result = await keptWrite(key(), files, {
+    bytes: files.weights.byteLength,
+    limit: CHECKPOINT_KEEP_LIMIT,
+    current: () => asked === generation,
+  });
+  if (asked === generation) {
+    keep = result;
+    // Not kept: an older checkpoint must not come back after a reload.
+    if (!result.kept) keptDelete(key());
+  }
+  return result;
+}
+
+export function latestCheckpoint() {
+  start();
+  return current;
+}
+
+export function publishCheckpoint(files) {
+  start();
+  generation++;
+  current = files;
+  keep = null;
+  announce();
+  return save(files);
+}
+
+export const checkpointKept = () => (current ? keep : null);
+
+export function forgetCheckpoint() {
+  start();
+  generation++;
+  current = null;
+  keep = null;
+  keptDelete(key());
+  announce();
+}
+
+export function onCheckpoint(fn) {
+  start();
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** A stored value as the files, or null if it is not one (another version's, say). */
+function asFiles(value) {
+  if (!value || typeof value.name !== 'string') return null;
+  const weights = value.weights instanceof ArrayBuffer ? value.weights : value.weights instanceof Uint8Array ? value.weights.slice().buffer : null;
+  if (!weights) return null;
+  const text = (v) => (typeof v === 'string' ? v : null);
+  return { name: value.name, weights, config: text(value.config), vocab: text(value.vocab) };
+}
+
+/** The checkpoint an earlier version kept in localStorage (base64), removed from there; or null. */
+function takeLocalStorage() {
+  let stored = null;
+  try {
+    const text = globalThis.localStorage?.getItem(key()) ?? null;
+    if (text === null) return null;
+    globalThis.localStorage.removeItem(key());
+    stored = JSON.parse(text);
+  } catch {
+    return null; // storage off, or not JSON: nothing to move
+  }
+  if (!stored || typeof stored.name !== 'string' || typeof stored.weights !== 'string') return null;
+  try {
+    const raw = atob(stored.weights);
+    const bytes = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return asFiles({ ...stored, weights: bytes.buffer });
+  } catch {
+    return null;
+  }
 }

@@ -7,8 +7,9 @@
 //      { type: 'pause' } | { type: 'resume' } | { type: 'stop' }
 // Out: { type: 'started', id, settings, reference, heldOut }
 //      { type: 'progress', id, stepsDone, steps, losses, learningRate, heldOut?, sample?, seconds }
-//      { type: 'finished', id, stepsDone, steps, settings, heldOut, sample, stopped, parameters, seconds }
-//      { type: 'paused', id } | { type: 'error', id, message }
+//      { type: 'finished', id, stepsDone, steps, losses, settings, heldOut, sample, stopped, parameters, seconds }
+//        (losses: the last slice's, as a progress message would have carried them)
+//      { type: 'paused', id } | { type: 'error', id, message, fields? }
 //
 // Each message's work stays small enough for the main thread: the held-out loss (about 1,500 scored
 // positions) and a 120-character sample; nothing evaluates the whole training text.
@@ -16,8 +17,28 @@
 // heldOut: { step, loss }; sample: { step, text }; parameters: the trained model's flat parameters
 // (an ArrayBuffer of f32, transferred; CharModel.from_parameters(settings, …) reads them);
 // stopped: why the run ended early (a loss that stopped being finite), or null.
+// An error's `message` is its English; `fields` are the library error's own (its code and values,
+// which postMessage would drop from an Error): errorFrom(message) makes it an Error again, for the
+// widget to word in its reader's language.
 
 const SAMPLE = { prompt: 'The ', length: 120, temperature: 0.8, seed: 1 };
+
+/** An error as a message can carry it: { message, fields } (its own fields, as plain data). */
+export function errorData(err) {
+  if (!(err instanceof Error)) return { message: String(err) };
+  let fields;
+  try {
+    fields = JSON.parse(JSON.stringify({ ...err }));
+  } catch {
+    fields = undefined; // fields that are not data: the English message alone
+  }
+  return { message: err.message, fields };
+}
+
+/** The Error an 'error' message (errorData's) describes, with its fields again. */
+export function errorFrom({ message, fields }) {
+  return Object.assign(new Error(message), fields ?? {});
+}
 
 /**
  * A loop over the facade `lib`. `post(message, transfer)` sends a message out; `sliceMs` is how long
@@ -28,7 +49,7 @@ export function trainingLoop(lib, post, { sliceMs = 40, schedule = (fn) => setTi
   let run = null; // the current TrainingRun
   let job = null; // { id, evalEvery, sampleEvery, nextEval, nextSample, started, elapsed, paused }
 
-  const fail = (id, err) => post({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
+  const fail = (id, err) => post({ type: 'error', id, ...errorData(err) });
 
   function free() {
     if (run) run.free();
@@ -61,6 +82,7 @@ export function trainingLoop(lib, post, { sliceMs = 40, schedule = (fn) => setTi
       id,
       stepsDone: job.stepsDone,
       steps: job.steps,
+      losses: progress ? progress.losses : [],
       heldOut: heldOut(),
       sample: sample(),
       stopped: progress ? progress.stopped ?? null : null,

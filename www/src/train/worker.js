@@ -30,7 +30,7 @@ self.onmessage = async (event) => {
     return;
   }
   if (!handle) {
-    post({ type: 'error', id: message?.id, message: 'the training worker is not ready yet' });
+    post({ type: 'error', id: message?.id, message: 'the training worker is not ready yet', code: 'notReady' });
     return;
   }
   if (message?.type === 'measure' || message?.type === 'cancel') measure(message);

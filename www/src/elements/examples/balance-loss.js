@@ -1,26 +1,32 @@
 // The load-balancing loss n·Σ f_i·P_i for an even split and for everything sent to one expert.
 import { h } from '../base.js';
-import { exampleForm, listText, say, value } from './form.js';
-import { lazyFormat } from '../../format.js';
+import { exampleForm, listText, say, sentence, value } from './form.js';
+import { formatInteger, lazyFormat } from '../../format.js';
 
 const loss = lazyFormat({ minimumFractionDigits: 1, maximumFractionDigits: 3 });
 
 export default {
-  title: 'The load-balancing loss',
-  intro: 'f is the share of tokens each expert received, P the router\u2019s average probability for it; the loss is lowest when both are even.',
-  render({ lib, defaults, uid }) {
+  title: 'example.balanceTitle',
+  intro: 'example.balanceIntro',
+  render({ lib, defaults, uid, t }) {
     const b = defaults.balance;
     const part = (key, legend, [f, p]) =>
       exampleForm({
         uid: `${uid}-${key}`,
+        t,
         legend,
         fields: [
-          { key: 'f', name: 'the fractions', label: 'Fractions f', kind: 'list', value: listText(f) },
-          { key: 'p', name: 'the probabilities', label: 'Probabilities P', kind: 'list', value: listText(p) },
+          { key: 'f', name: t('example.balanceFractionsName'), label: t('example.balanceFractions'), kind: 'list', value: listText(f) },
+          { key: 'p', name: t('example.balanceProbabilitiesName'), label: t('example.balanceProbabilities'), kind: 'list', value: listText(p) },
         ],
         compute: (v) => lib.example_balance(v.f, v.p),
-        show: (x) => say('Loss: ', value(loss.format(x))),
+        show: (x) => say(...sentence(t, 'example.balanceResult', { loss: value(loss.format(x, t.locale)) })),
       });
-    return h('div', { class: 'parts' }, part('even', 'An even split', b.even), part('one', 'Everything to expert 0', b.all_to_one));
+    return h(
+      'div',
+      { class: 'parts' },
+      part('even', t('example.balanceEven'), b.even),
+      part('one', t('example.balanceAllToOne', { expert: formatInteger(0, t.locale) }), b.all_to_one),
+    );
   },
 };

@@ -1,27 +1,29 @@
 // The feed-forward network: widen d to 4d, GELU, narrow back; its weights counted off a real layer.
 import { formatInteger } from '../../format.js';
-import { exampleForm, say, steps, value } from './form.js';
-
-const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
+import { exampleForm, say, sentence, shapeText, steps, value } from './form.js';
 
 export default {
-  title: 'The feed-forward network and its weights',
-  intro: 'Each token is widened from d to 4d numbers, passed through GELU, and narrowed back to d.',
-  render({ lib, defaults, uid }) {
+  title: 'example.feedForwardTitle',
+  intro: 'example.feedForwardIntro',
+  render({ lib, defaults, uid, t }) {
     const d = defaults.feed_forward;
+    const integer = (n) => formatInteger(n, t.locale);
     return exampleForm({
       uid,
-      fields: [{ key: 'd', name: 'width d', label: 'Model width d', kind: 'number', value: String(d.d), min: 1, max: d.max_d, step: 1 }],
+      t,
+      fields: [
+        { key: 'd', name: t('example.feedForwardName'), label: t('example.feedForwardLabel'), kind: 'number', value: String(d.d), min: 1, max: d.max_d, step: 1 },
+      ],
       compute: (v) => lib.example_feed_forward(v.d),
       show: (r) => [
         steps([
-          ['hidden width 4d =', formatInteger(r.hidden)],
-          ['W_1', shape(r.w1_shape)],
-          ['b_1', formatInteger(r.hidden)],
-          ['W_2', shape(r.w2_shape)],
-          ['b_2', formatInteger(r.d)],
+          [t('example.feedForwardHidden'), integer(r.hidden)],
+          ['W_1', shapeText(r.w1_shape, t.locale)],
+          ['b_1', integer(r.hidden)],
+          ['W_2', shapeText(r.w2_shape, t.locale)],
+          ['b_2', integer(r.d)],
         ]),
-        say('Parameters, counted off the layer the library built: ', value(formatInteger(r.params)), '.'),
+        say(...sentence(t, 'example.feedForwardResult', { params: value(integer(r.params)) })),
       ],
     });
   },

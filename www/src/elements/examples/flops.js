@@ -1,31 +1,36 @@
 // FLOPs: 2N per generated token, 6·N·D for a training run.
 import { h } from '../base.js';
-import { formatScientific } from '../../format.js';
-import { exampleForm, exponentText, say, value } from './form.js';
+import { formatInteger, formatScientific } from '../../format.js';
+import { exampleForm, exponentText, say, sentence, value } from './form.js';
 
 export default {
-  title: 'Counting FLOPs',
-  intro: 'Each parameter costs a multiply and an add per token going forward, and about twice that again going backward.',
-  render({ lib, defaults, uid }) {
+  title: 'example.flopsTitle',
+  intro: 'example.flopsIntro',
+  render({ lib, defaults, uid, t }) {
     const f = defaults.flops;
+    const flops = (x) => value(formatScientific(x, 3, t.locale));
+    // N and D are written as the reader typed them into the fields (code's notation: 7e9).
+    const paramsField = (n) => ({ key: 'n', name: t('example.flopsParamsName'), label: t('example.flopsParams'), kind: 'number', value: exponentText(n), min: 0 });
     const infer = exampleForm({
       uid: `${uid}-infer`,
-      legend: 'Generating one token',
-      fields: [{ key: 'n', name: 'parameters', label: 'Parameters N', kind: 'number', value: exponentText(f.infer_params), min: 0 }],
+      t,
+      legend: t('example.flopsInfer'),
+      fields: [paramsField(f.infer_params)],
       // C_infer does not depend on the tokens; one token is passed because the call takes both.
       compute: (v) => lib.example_flops(v.n, 1),
-      show: (r) => say(`C_infer(${exponentText(r.params)}) = `, value(formatScientific(r.c_infer)), ' FLOPs'),
+      show: (r) => say(...sentence(t, 'example.flopsInferResult', { n: exponentText(r.params), flops: flops(r.c_infer) })),
     });
     const runs = f.train.map(([n, d], i) =>
       exampleForm({
         uid: `${uid}-train${i}`,
-        legend: `Training run ${i + 1}`,
+        t,
+        legend: t('example.flopsRun', { run: formatInteger(i + 1, t.locale) }),
         fields: [
-          { key: 'n', name: 'parameters', label: 'Parameters N', kind: 'number', value: exponentText(n), min: 0 },
-          { key: 'd', name: 'tokens', label: 'Training tokens D', kind: 'number', value: exponentText(d), min: 0 },
+          paramsField(n),
+          { key: 'd', name: t('example.flopsTokensName'), label: t('example.flopsTokens'), kind: 'number', value: exponentText(d), min: 0 },
         ],
         compute: (v) => lib.example_flops(v.n, v.d),
-        show: (r) => say(`C_train(${exponentText(r.params)}, ${exponentText(r.tokens)}) = `, value(formatScientific(r.c_train)), ' FLOPs'),
+        show: (r) => say(...sentence(t, 'example.flopsTrainResult', { n: exponentText(r.params), d: exponentText(r.tokens), flops: flops(r.c_train) })),
       }),
     );
     return h('div', { class: 'parts' }, infer, runs);

@@ -2,20 +2,23 @@
 // that is rebuilt (only it) on every keystroke, so the field being typed in keeps its focus.
 //
 //   exampleForm({
-//     uid, legend: 'Input',
-//     fields: [{ key: 'x', name: 'x', label: 'Vector x', kind: 'list', value: '1, 2, 3, 4' }],
+//     uid, t, legend: t('example.inputs'),              // t: the element's translator (i18n.js)
+//     fields: [{ key: 'x', name: 'x', label: t('example.layernormLabel'), kind: 'list', value: '1, 2, 3, 4' }],
 //     compute: ({ x }) => lib.example_layernorm(x),      // may throw: the library's message is shown
 //     show: (result, values) => [steps(...)],            // nodes for the output region
 //   })
 //
 // Field kinds: 'list' (numbers separated by commas), 'rows' (lists separated by semicolons),
-// 'number' (one number, in a number field; the library decides what range is allowed).
+// 'number' (one number, in a number field; the library decides what range is allowed). A field's
+// `name` words the messages about it, in the reader's language; what the reader types is numbers as
+// code writes them (a decimal point, commas between them) in every language.
 
-import { h, resultRegion } from '../base.js';
+import { errorText, h, resultRegion } from '../base.js';
 import { parseNumberList } from '../../attributes.js';
-import { lazyFormat } from '../../format.js';
+import { formatInteger, lazyFormat } from '../../format.js';
+import { translator } from '../../i18n.js';
 
-export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, note }) {
+export function exampleForm({ uid, t = translator('en'), legend = t('example.inputs'), fields, compute, show, note }) {
   const inputs = new Map();
   const region = resultRegion();
 
@@ -37,18 +40,18 @@ export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, not
       const input = inputs.get(f.key);
       const text = input.value;
       if (f.kind === 'number') {
-        if (input.validity.badInput || text.trim() === '') return { error: `${f.name}: type a number` };
+        if (input.validity.badInput || text.trim() === '') return { error: t('example.typeNumber', { name: f.name }) };
         values[f.key] = Number(text);
       } else if (f.kind === 'rows') {
-        const parts = text.split(';').filter((t) => t.trim() !== '');
+        const parts = text.split(';').filter((row) => row.trim() !== '');
         values[f.key] = [];
         for (const [i, part] of parts.entries()) {
-          const r = parseNumberList(`${f.name}, row ${i}`, part, []);
+          const r = parseNumberList(t('example.row', { name: f.name, row: formatInteger(i, t.locale) }), part, [], t);
           if (r.error) return { error: r.error };
           values[f.key].push(r.value);
         }
       } else {
-        const r = parseNumberList(f.name, text, []);
+        const r = parseNumberList(f.name, text, [], t);
         if (r.error) return { error: r.error };
         values[f.key] = r.value;
       }
@@ -59,7 +62,14 @@ export function exampleForm({ uid, legend = 'Inputs', fields, compute, show, not
   function run() {
     const { values, error: problem } = read();
     if (problem) return region.fail(problem);
-    region.show(() => compute(values), (result) => show(result, values));
+    // The library's message for an input it refuses, worded for the reader (errorText).
+    let nodes;
+    try {
+      nodes = show(compute(values), values);
+    } catch (err) {
+      return region.fail(errorText(err, t));
+    }
+    region.show(() => nodes, (shown) => shown);
   }
 
   run();
@@ -87,6 +97,35 @@ export function steps(items) {
 /** A sentence (a paragraph in the output region). */
 export function say(...children) {
   return h('p', { class: 'result' }, ...children);
+}
+
+/**
+ * The text of `key` with its values (i18n.js t.parts), for h(): a value may be a node (a `value`
+ * span); the strings between nodes are joined, so each run of text is one text node.
+ */
+export function sentence(t, key, values) {
+  const pieces = [];
+  for (const piece of t.parts(key, values)) {
+    if (typeof piece === 'string' && typeof pieces.at(-1) === 'string') pieces[pieces.length - 1] += piece;
+    else pieces.push(piece);
+  }
+  return pieces;
+}
+
+/** A matrix's shape in the locale's numbers: [50, 32] -> "50 × 32". */
+export function shapeText([rows, columns], locale = 'en') {
+  return `${formatInteger(rows, locale)} × ${formatInteger(columns, locale)}`;
+}
+
+/**
+ * Items as a sentence lists them in the locale: "0 and 1", "0, 1 and 2" (no serial comma, as the
+ * lessons write it; Intl.ListFormat would add one in English). `separator`: the key of the comma
+ * (example.listCommaDecimals between numbers that may have a decimal comma).
+ */
+export function listOf(items, t, separator = 'example.listComma') {
+  const texts = items.map(String);
+  if (texts.length <= 1) return texts.join('');
+  return t('example.listAnd', { rest: texts.slice(0, -1).join(t(separator)), last: texts.at(-1) });
 }
 
 /** A number or vector shown as a value (the e2e tests read these). */

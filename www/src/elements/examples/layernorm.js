@@ -1,28 +1,27 @@
 // LayerNorm of one vector, each step shown (γ = 1, β = 0).
 import { formatDecimal, formatVector } from '../../format.js';
-import { exampleForm, listText, say, steps, value } from './form.js';
+import { exampleForm, listText, say, sentence, steps, value } from './form.js';
 
 export default {
-  title: 'LayerNorm, one step at a time',
-  intro: 'Subtract the mean, divide by the spread: the vector comes out centred on 0 with a standard size, whatever scale it came in at.',
-  render({ lib, defaults, uid }) {
+  title: 'example.layernormTitle',
+  intro: 'example.layernormIntro',
+  render({ lib, defaults, uid, t }) {
+    const decimal = (x) => formatDecimal(x, 3, t.locale);
+    const vector = (xs) => formatVector(xs, 3, t.locale);
     return exampleForm({
       uid,
-      fields: [{ key: 'x', name: 'the vector', label: 'Vector x', kind: 'list', value: listText(defaults.layernorm) }],
+      t,
+      fields: [{ key: 'x', name: t('example.layernormName'), label: t('example.layernormLabel'), kind: 'list', value: listText(defaults.layernorm) }],
       compute: (v) => lib.example_layernorm(v.x),
       show: (r) => [
         steps([
-          ['mean μ =', formatDecimal(r.mean)],
-          ['variance σ² =', formatDecimal(r.variance)],
-          ['spread √(σ² + ε) =', formatDecimal(r.spread)],
-          ['centred x − μ =', formatVector(r.centred)],
-          ['output (x − μ) / spread =', formatVector(r.output)],
+          [t('example.layernormMean'), decimal(r.mean)],
+          [t('example.layernormVariance'), decimal(r.variance)],
+          [t('example.layernormSpread'), decimal(r.spread)],
+          [t('example.layernormCentred'), vector(r.centred)],
+          [t('example.layernormOutput'), vector(r.output)],
         ]),
-        say(
-          `The same vector times ${formatDecimal(r.scaled_by)} normalises to `,
-          value(formatVector(r.scaled_output)),
-          ': the scale of the input is gone.',
-        ),
+        say(...sentence(t, 'example.layernormResult', { factor: decimal(r.scaled_by), output: value(vector(r.scaled_output)) })),
       ],
     });
   },

@@ -1,34 +1,34 @@
 // Counting parameters: TinyGPT counted off its own code, checked against the analytic model, and
 // GPT-2 small with and without its attention biases.
 import { formatInteger } from '../../format.js';
-import { exampleForm, say, steps, value } from './form.js';
-
-const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
+import { exampleForm, say, sentence, shapeText, steps, value } from './form.js';
 
 export default {
-  title: 'Counting the parameters',
-  intro: 'Add up one block, multiply by the number of blocks, and add the tables and the final norm.',
-  render({ lib, uid }) {
+  title: 'example.paramCountTitle',
+  intro: 'example.paramCountIntro',
+  render({ lib, uid, t }) {
+    const integer = (n) => formatInteger(n, t.locale);
     return exampleForm({
       uid,
+      t,
       fields: [],
       compute: () => lib.example_param_count(),
       show: (r) => [
         steps([
-          ['one TinyGPT block', formatInteger(r.tiny_per_block)],
-          ['token table', shape(r.token_table_shape)],
-          ['position table', shape(r.position_table_shape)],
-          ['final norm', formatInteger(r.final_norm)],
-          ['TinyGPT in all', formatInteger(r.tiny_total)],
+          [t('example.paramCountBlock'), integer(r.tiny_per_block)],
+          [t('example.paramCountTokenTable'), shapeText(r.token_table_shape, t.locale)],
+          [t('example.paramCountPositionTable'), shapeText(r.position_table_shape, t.locale)],
+          [t('example.paramCountFinalNorm'), integer(r.final_norm)],
+          [t('example.paramCountTiny'), integer(r.tiny_total)],
           [
-            'the analytic model\u2019s count of the same configuration',
-            formatInteger(r.tiny_total_analytic),
-            r.tiny_total_analytic === r.tiny_total ? '(they agree)' : '(they differ)',
+            t('example.paramCountAnalytic'),
+            integer(r.tiny_total_analytic),
+            t(r.tiny_total_analytic === r.tiny_total ? 'example.paramCountAgree' : 'example.paramCountDiffer'),
           ],
-          ['GPT-2 small without attention biases', formatInteger(r.gpt2_small_without_attention_biases)],
-          ['GPT-2 small, with them', formatInteger(r.gpt2_small)],
+          [t('example.paramCountWithoutBiases'), integer(r.gpt2_small_without_attention_biases)],
+          [t('example.paramCountWithBiases'), integer(r.gpt2_small)],
         ]),
-        say('GPT-2 small\u2019s published count is ', value(formatInteger(r.gpt2_small)), ': the biases on its attention projections make the difference.'),
+        say(...sentence(t, 'example.paramCountResult', { params: value(integer(r.gpt2_small)) })),
       ],
     });
   },

@@ -1,31 +1,35 @@
 // The residual stream: a block never overwrites x, it adds what each sublayer writes.
 import { formatDecimal, formatVector } from '../../format.js';
-import { exampleForm, listText, say, steps, value } from './form.js';
+import { exampleForm, listText, say, sentence, steps, value } from './form.js';
 
 export default {
-  title: 'The residual stream adds, it never overwrites',
-  intro: 'Attention writes a vector into the stream, then the feed-forward writes another; each is added to what was there.',
-  render({ lib, defaults, uid }) {
+  title: 'example.residualTitle',
+  intro: 'example.residualIntro',
+  render({ lib, defaults, uid, t }) {
     const d = defaults.residual;
+    const vector = (xs) => formatVector(xs, 3, t.locale);
     return exampleForm({
       uid,
+      t,
       fields: [
-        { key: 'x', name: 'x', label: 'Stream x entering the block', kind: 'list', value: listText(d.x) },
-        { key: 'attention', name: "attention's output", label: 'What attention writes', kind: 'list', value: listText(d.attention) },
-        { key: 'feed_forward', name: "the feed-forward's output", label: 'What the feed-forward writes', kind: 'list', value: listText(d.feed_forward) },
+        { key: 'x', name: 'x', label: t('example.residualX'), kind: 'list', value: listText(d.x) },
+        { key: 'attention', name: t('example.residualAttentionName'), label: t('example.residualAttention'), kind: 'list', value: listText(d.attention) },
+        {
+          key: 'feed_forward',
+          name: t('example.residualFeedForwardName'),
+          label: t('example.residualFeedForward'),
+          kind: 'list',
+          value: listText(d.feed_forward),
+        },
       ],
       compute: (v) => lib.example_residual(v.x, v.attention, v.feed_forward),
       show: (r) => [
         steps([
-          ['x', formatVector(r.x)],
-          [`+ attention ${formatVector(r.attention_adds)} =`, formatVector(r.after_attention)],
-          [`+ feed-forward ${formatVector(r.feed_forward_adds)} =`, formatVector(r.after_feed_forward)],
+          ['x', vector(r.x)],
+          [t('example.residualPlusAttention', { adds: vector(r.attention_adds) }), vector(r.after_attention)],
+          [t('example.residualPlusFeedForward', { adds: vector(r.feed_forward_adds) }), vector(r.after_feed_forward)],
         ]),
-        say(
-          'A real TinyGPT block with both sublayers switched off, run on a real stream, changes its input by at most ',
-          value(formatDecimal(r.both_off_largest_change)),
-          ': with nothing to add, the stream passes through unchanged.',
-        ),
+        say(...sentence(t, 'example.residualResult', { change: value(formatDecimal(r.both_off_largest_change, 3, t.locale)) })),
       ],
     });
   },

@@ -1,18 +1,20 @@
 // The tied output head: the last normalised vector dotted with each row of the token table.
 import { h } from '../base.js';
-import { formatDecimal, formatVector } from '../../format.js';
-import { exampleForm, listText, rowsText, say, value } from './form.js';
+import { formatDecimal, formatInteger, formatVector } from '../../format.js';
+import { exampleForm, listText, rowsText, say, sentence, value } from './form.js';
 
 export default {
-  title: 'The tied output head',
-  intro: 'The output head reuses the token table: the score of each vocabulary entry is the dot product of LN(h) with that entry\u2019s row.',
-  render({ lib, defaults, uid }) {
+  title: 'example.tiedOutputTitle',
+  intro: 'example.tiedOutputIntro',
+  render({ lib, defaults, uid, t }) {
     const d = defaults.tied_output;
+    const vector = (xs) => formatVector(xs, 3, t.locale);
     return exampleForm({
       uid,
+      t,
       fields: [
-        { key: 'normed', name: 'LN(h)', label: 'LN(h), the last position after the final norm', kind: 'list', value: listText(d.normed) },
-        { key: 'table', name: 'the token table', label: 'Token table rows (rows separated by ;)', kind: 'rows', value: rowsText(d.table) },
+        { key: 'normed', name: 'LN(h)', label: t('example.tiedOutputNormed'), kind: 'list', value: listText(d.normed) },
+        { key: 'table', name: t('example.tiedOutputTableName'), label: t('example.tiedOutputTable'), kind: 'rows', value: rowsText(d.table) },
       ],
       compute: (v) => lib.example_tied_output(v.normed, v.table),
       show: (logits, v) => [
@@ -20,10 +22,16 @@ export default {
           'ul',
           { class: 'steps' },
           logits.map((x, i) =>
-            h('li', {}, h('span', { class: 'label' }, `token ${i}: ${formatVector(v.table[i])} · ${formatVector(v.normed)} =`), ' ', h('span', { class: 'value' }, formatDecimal(x))),
+            h(
+              'li',
+              {},
+              h('span', { class: 'label' }, t('example.tiedOutputToken', { index: formatInteger(i, t.locale), row: vector(v.table[i]), normed: vector(v.normed) })),
+              ' ',
+              h('span', { class: 'value' }, formatDecimal(x, 3, t.locale)),
+            ),
           ),
         ),
-        say('Logits: ', value(formatVector(logits)), '.'),
+        say(...sentence(t, 'example.tiedOutputResult', { logits: value(vector(logits)) })),
       ],
     });
   },

@@ -1,28 +1,28 @@
 // TinyGPT end to end: ids in, a stream and logits out, and the parameter count.
 import { formatInteger } from '../../format.js';
-import { exampleForm, listText, say, steps } from './form.js';
-
-const shape = ([a, b]) => `${formatInteger(a)} × ${formatInteger(b)}`;
+import { exampleForm, listText, say, shapeText, steps } from './form.js';
 
 export default {
-  title: 'TinyGPT from token ids to logits',
-  intro: 'A whole GPT in miniature: each id picks a row of the token table, the rows pass through both blocks, and the last step scores every vocabulary entry at every position.',
-  render({ lib, defaults, uid }) {
+  title: 'example.tinyGptTitle',
+  intro: 'example.tinyGptIntro',
+  render({ lib, defaults, uid, t }) {
+    const ids = (xs) => xs.map((x) => formatInteger(x, t.locale)).join(t('example.listComma'));
     return exampleForm({
       uid,
+      t,
       fields: [
-        { key: 'ids', name: 'token ids', label: 'Token ids', kind: 'list', value: listText(defaults.tiny_gpt.ids) },
-        { key: 'seed', name: 'seed', label: 'Seed', kind: 'number', value: String(defaults.seed), min: 0, step: 1 },
+        { key: 'ids', name: t('example.tinyGptIdsName'), label: t('example.tinyGptIds'), kind: 'list', value: listText(defaults.tiny_gpt.ids) },
+        { key: 'seed', name: t('example.tinyGptSeedName'), label: t('example.tinyGptSeed'), kind: 'number', value: String(defaults.seed), min: 0, step: 1 },
       ],
       compute: (v) => lib.example_tiny_gpt(v.ids, v.seed),
       show: (r) => [
         steps([
-          ['ids', r.ids.join(', ')],
-          ['→ stream', shape(r.stream_shape)],
-          ['→ logits', shape(r.logits_shape)],
-          ['highest-scoring next token at each position:', r.next_token.join(', ')],
+          [t('example.tinyGptStepIds'), ids(r.ids)],
+          [t('example.tinyGptStepStream'), shapeText(r.stream_shape, t.locale)],
+          [t('example.tinyGptStepLogits'), shapeText(r.logits_shape, t.locale)],
+          [t('example.tinyGptStepNext'), ids(r.next_token)],
         ]),
-        say(`The model holds ${formatInteger(r.n_params)} parameters.`),
+        say(t('example.tinyGptResult', { params: formatInteger(r.n_params, t.locale) })),
       ],
     });
   },

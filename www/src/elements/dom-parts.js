@@ -1,0 +1,113 @@
+// The small DOM parts every widget builds with: h() (createElement with properties and children),
+// a chart's legend, a width watcher, the region that shows a result or a problem, a message line,
+// and errorText (a caught error worded for the reader).
+
+import { translator } from '../i18n.js';
+import { wordMessage } from '../library-messages.js';
+
+/**
+ * A chart's legend: `[[swatchClass, text], …]`, one item each (a swatch of that class, then the
+ * text); a null class gives a line of text alone.
+ */
+export function chartLegend(entries, t = translator('en')) {
+  return h(
+    'ul',
+    { class: 'legend', 'aria-label': t('base.legend') },
+    entries.map(([swatch, text]) => h('li', {}, swatch ? h('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }) : null, text)),
+  );
+}
+
+/**
+ * A chart box's laid-out width, kept without ever forcing a layout (reading clientWidth while a page
+ * of widgets renders would lay the page out once per widget): a ResizeObserver reads it after each
+ * layout that changes it and calls `onWidth()`, the first time once the box is first laid out (before
+ * that frame is painted). `watch.width` is the last width read, `watch.measured` whether there is one.
+ */
+export function watchWidth(box, onWidth) {
+  const watch = { width: 0, measured: false, disconnect: () => observer.disconnect() };
+  const observer = new ResizeObserver(() => {
+    watch.width = box.clientWidth;
+    watch.measured = true;
+    onWidth();
+  });
+  observer.observe(box);
+  return watch;
+}
+
+/**
+ * What a caught error says, for a reader: `t` (an element's translator) words a library message in
+ * the reader's language where it can; else the message as thrown (English).
+ */
+export function errorText(err, t) {
+  if (!(err instanceof Error)) return String(err);
+  return wordMessage(err.tb, t) ?? err.message;
+}
+
+/**
+ * Where a widget shows what it computed from the reader's input: a line for a problem (an alert,
+ * hidden until there is one) and an output region, announced politely, that only the result
+ * rebuilds (so the field being typed in keeps its focus). The caller places `error` and `output`.
+ *
+ *   const region = resultRegion();
+ *   region.show(() => lib.example_x(values), (result) => [nodes...]);   // either may throw
+ *   region.fail('Seed: type a whole number');                           // a problem found before
+ *
+ * show: runs compute(), then render(result) (a node or an array of nodes; when they are the nodes
+ * already there, updated in place, they stay); if either throws (the library refusing the input,
+ * or a number a formatter cannot show), fail(its message). Else hides the problem and shows the
+ * output. Returns true if it showed.
+ * fail: shows `text` as the problem and hides the output: a result never stands beside input it
+ * was not computed from. Returns false.
+ * Options: outputClass (default "output"); t, the element's translator, to word the library's
+ * messages in the reader's language.
+ */
+export function resultRegion({ outputClass = 'output', t } = {}) {
+  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+  const output = h('div', { class: outputClass, 'aria-live': 'polite' });
+  const fail = (text) => {
+    error.textContent = text;
+    error.hidden = false;
+    output.hidden = true;
+    return false;
+  };
+  const show = (compute, render) => {
+    let nodes;
+    try {
+      nodes = [render(compute())].flat();
+    } catch (err) {
+      return fail(errorText(err, t));
+    }
+    error.hidden = true;
+    error.textContent = '';
+    output.hidden = false;
+    // A view that updates its own nodes in place returns the same ones: leave them where they are.
+    const kept = nodes.length === output.childNodes.length && nodes.every((node, i) => output.childNodes[i] === node);
+    if (!kept) output.replaceChildren(...nodes);
+    return true;
+  };
+  return { error, output, show, fail };
+}
+
+export function messageElement(text) {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.dataset.message = '';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  return p;
+}
+
+/** document.createElement with properties and children, so widgets build DOM without innerHTML. */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key in el && !key.includes('-')) el[key] = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  el.append(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+  return el;
+}

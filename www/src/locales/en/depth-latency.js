@@ -1,0 +1,22 @@
+export default {
+  // <tb-depth-latency>
+  'latency.title': 'Depth is latency',
+  'latency.intro': 'The same parameters in the blocks, spent four ways; one token through the stack, timed here.',
+  'latency.again': 'Time again',
+  'latency.waiting': 'Timed in your browser, by its script, once this comes into view.',
+  'latency.sharesLabel': 'Attention stage by sequence length',
+  'latency.sharesTitle': "Attention's share of one block's time",
+  'latency.timing': 'Timing in this browser… {done} of {total}.',
+  'latency.timed': 'Timed just now in your browser: the median of {runs} timings for each stack (each of {tokens} tokens, one after another) and of {reps} for each length.',
+  'latency.chartLabel': 'Median time of one token through the stack: {stacks}.',
+  'latency.chartStack': '{layers} blocks of width {width} ({params} block parameters): {time}',
+  'latency.chartSeparator': '; ',
+  'latency.ms': '{ms} ms',
+  'latency.notTimed': 'not yet timed',
+  'latency.axisMs': 'ms',
+  'latency.axisStack': '{layers} × {width}',
+  'latency.shareTitle': 'T = {seqLen}',
+  'latency.shareStage': "attention stage {attention} ms of the block's {block} ms",
+  'latency.shareTime': 'share of the time: {share}',
+  'latency.shareFlops': 'share of the FLOPs: {share}',
+};

@@ -1,0 +1,28 @@
+export default {
+  // The experiments' shared parts (experiment-parts.js, measure/runner.js)
+  'experiments.model': 'Model',
+  'experiments.badModel': 'model "{model}" is not a shipped model: choose six-blocks or shipped; using six-blocks',
+  'experiments.modelSixBlocks': 'trained on this page (shipped, 6 blocks)',
+  'experiments.modelShipped': 'trained on this page (shipped, 2 blocks)',
+  'experiments.modelTrained': 'the model I trained',
+  'experiments.modelPage': "this page's model ({name})",
+  'experiments.whereWorker': 'Measured in a background worker: the page stays responsive.',
+  'experiments.whereMainThread': 'Measured on the page itself, in slices of a few milliseconds ({reason}).',
+  'experiments.reportedCaption': 'For comparison: {source}.',
+  'experiments.reportedItem': '{what}: {value}',
+  'experiments.loadingResults': 'Loading the measured figures from {src}…',
+  'experiments.resultsProblem': 'results-src "{src}": {error}',
+  'experiments.showingQuoted': "{problem}. Showing the lesson's quoted figures instead.",
+  'experiments.measuredCaption': {
+    one: 'Measured by {by} on {model} ({family}, {parameters} parameters stored as {dtype}), over {tokens} tokens of {text} in {windows} window of {context}.',
+    other: 'Measured by {by} on {model} ({family}, {parameters} parameters stored as {dtype}), over {tokens} tokens of {text} in {windows} windows of {context}.',
+  },
+  'experiments.measuredRegion': 'Measured by tblock: {what}',
+  'experiments.noteSize': { one: '{params} parameters, {blocks} block of width {width}', other: '{params} parameters, {blocks} blocks of width {width}' },
+  'experiments.noteShipped': { one: "{size}, trained for {steps} step on this page's prose; held-out loss {loss} nats (bigram: {bigram}).", other: "{size}, trained for {steps} steps on this page's prose; held-out loss {loss} nats (bigram: {bigram})." },
+  'experiments.noteTrained': { one: '{size}, {norm}-LN, trained on this page for {steps} step; held-out loss {loss} nats.', other: '{size}, {norm}-LN, trained on this page for {steps} steps; held-out loss {loss} nats.' },
+  'experiments.noteCheckpoint': '{size}, {norm}-LN, from {from} ({name}).',
+  'experiments.notePageFiles': "this page's files",
+  'experiments.noteYourCheckpoint': 'your checkpoint',
+  'experiments.noteUntrained': '{size}, as initialised, before any training: its guesses are close to uniform.',
+};

@@ -1,0 +1,22 @@
+export default {
+  'masks.title': 'L\u2019attention d\u2019un encodeur et d\u2019un décodeur',
+  'masks.tokens': 'Nombre de tokens',
+  'masks.slider': 'Nombre de tokens (curseur)',
+  'masks.position': 'Changer le token à la position',
+  'masks.option': '{position} (id {id})',
+  'masks.typeWhole': 'Nombre de tokens\u202f: tapez un nombre entier',
+  'masks.encoderBlock': 'Bloc encodeur',
+  'masks.decoderBlock': 'Bloc décodeur',
+  'masks.flagOff': '(masque causal désactivé)',
+  'masks.flagOn': '(masque causal activé)',
+  'masks.encoder': 'Encodeur',
+  'masks.decoder': 'Décodeur',
+  'masks.pairs': '{name}\u202f: {pairs} paires permises sur {total}',
+  'masks.changed': 'Sorties modifiées\u202f: {positions}',
+  'masks.unchanged': 'Inchangées\u202f: {positions}',
+  'masks.figure': '{caption}. {rows}. Sorties modifiées\u202f: {positions}.',
+  'masks.sentence':
+    'Le token {position} passe de l\u2019id {old} à l\u2019id {new}. Les lignes sont les requêtes, les colonnes les clés\u202f; le point au bout de chaque ligne indique si cette sortie a bougé.',
+  'masks.legendAllowed': 'paire permise',
+  'masks.legendChanged': 'sortie modifiée (et la colonne du token changé)',
+};

@@ -1,0 +1,22 @@
+export default {
+  'tinyGpt.title': 'TinyGPT lit',
+  'tinyGpt.text': 'Texte',
+  'tinyGpt.modelShipped': 'entraîné sur cette page (fourni)',
+  'tinyGpt.modelUntrained': 'non entraîné (graine {seed})',
+  'tinyGpt.badSeed': 'seed «\u202f{text}\u202f» n\u2019est pas un nombre entier\u202f; le modèle entraîné est affiché',
+  'tinyGpt.badNumber': '{name} «\u202f{text}\u202f» n\u2019est pas un nombre\u202f; valeur utilisée\u202f: {using}',
+  'tinyGpt.everyCharacter': 'tous les caractères',
+  'tinyGpt.reading': '«\u202f{text}\u202f» → identifiants ({ids}) → {stream} → {logits}',
+  'tinyGpt.stream': 'flux',
+  'tinyGpt.logits': 'logits',
+  'tinyGpt.dropped': {
+    one: ' · le premier caractère ne tient pas dans les {positions} positions',
+    other: ' · les {dropped} premiers caractères ne tiennent pas dans les {positions} positions',
+  },
+  'tinyGpt.streamNote': 'les lignes sont les positions, les colonnes les nombres du flux résiduel',
+  'tinyGpt.logitsNote': 'les lignes sont les positions, les colonnes les 50 caractères\u202f; la case encadrée de chaque ligne est le caractère suivant le plus probable',
+  'tinyGpt.nextTitle': 'Caractères suivants les plus probables',
+  'tinyGpt.after': 'après {char} (position {position} sur {total})\u202f: {guesses}',
+  'tinyGpt.separator': '\u202f; ',
+  'tinyGpt.best': 'Meilleure proposition après le dernier caractère\u202f: «\u202f{char}\u202f».',
+};

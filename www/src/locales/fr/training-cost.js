@@ -1,0 +1,21 @@
+export default {
+  'cost.title': 'Ce que coûte un entraînement\u202f: 6·N·D',
+  'cost.preset':
+    'Réglé sur l\u2019entraînement de GPT-2 small par nanoGPT (config/train_gpt2.py). Chaque token coûte environ 6N FLOP à l\u2019entraînement\u202f: 2N pour la passe avant, le double pour la passe arrière.',
+  'cost.realRuns': 'Un vrai entraînement n\u2019atteint qu\u2019une partie du pic\u202f: baissez l\u2019utilisation pour voir la durée s\u2019allonger.',
+  'cost.params': 'N, paramètres',
+  'cost.paramsHint': 'ceux qui participent à un produit matriciel',
+  'cost.tokensPerIteration': 'Tokens par itération',
+  'cost.tokensPerIterationHint': 'lot × longueur de séquence × pas de gradient',
+  'cost.iterations': 'Itérations',
+  'cost.iterationsHint': 'D = tokens par itération × itérations',
+  'cost.peak': 'Pic, TFLOP/s',
+  'cost.peakHint': 'un A100 en bf16\u202f: 312',
+  'cost.utilisation': 'Utilisation (fraction du pic)',
+  'cost.utilisationHint': 'au-dessus de 0, au plus 1',
+  'cost.using': '{problem}\u202f; {value} utilisé à la place',
+  'cost.usingNanogpt': '{problem}\u202f; l\u2019entraînement de nanoGPT est utilisé à la place',
+  'cost.tokens': 'D = {tokens} tokens',
+  'cost.flops': '6·N·D = {flops} FLOP',
+  'cost.time': 'Environ {time} d\u2019un accélérateur à {peak} TFLOP/s avec une utilisation de {utilisation}.',
+};

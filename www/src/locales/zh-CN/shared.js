@@ -1,0 +1,15 @@
+export default {
+  'base.libraryFailed': '此组件无法加载其模型库：{error}',
+  'base.libraryFailedPrerendered': '此组件显示的是构建时算出的数字；它无法加载其模型库，因此无法更新这些数字：{error}',
+  'base.legend': '图例',
+  'attr.notWhole': '{name}“{text}”不是整数；{using}',
+  'attr.tooLarge': '{name}“{text}”太大了；{using}',
+  'attr.usingDefault': '改用默认值',
+  'attr.using': '改用 {value}',
+  'attr.notNumber': '{name}：“{text}”不是数字；请写用逗号分隔的数字',
+  'parse.empty': '{name}为空：请输入一个数字',
+  'parse.notNumber': '{name}“{text}”不是数字：请输入数字，例如 491,520 或 1.2e20',
+  'positions.none': '无',
+  'positions.separator': '、',
+  'positions.query': { other: '查询 {query}：键 {keys}' },
+};
