@@ -295,6 +295,17 @@ codes! {
     CHOOSE_POINTS = "choosePoints": "choose 2 to {max}";
     POSITIVE_INTEGER_GOT = "positiveIntegerGot": "must be a positive integer, got {got}";
     BYTES = "bytes": "{count} bytes";
+    // What a config.json is told (config/): its values echoed as the file writes them.
+    P_CROSS_ATTENTION = "crossAttention": "is true: cross-attention makes this an encoder-decoder model; only decoder-only GPT-2 (false) is supported";
+    STRING_GOT = "stringGot": "must be a string, got {got}";
+    BOOL_GOT = "boolGot": "must be true or false, got {got}";
+    SMALL_POSITIVE_GOT = "smallPositiveGot": "must be a small positive number, got {got}";
+    FAMILY_MISSING = "familyMissing": "is missing: a config.json names its family here, one of {families}";
+    HEADS_DIVIDE = "headsDivide": "{heads} heads do not divide {field} = {width}: the width must split evenly across the heads";
+    KV_HEADS_DIVIDE = "kvHeadsDivide": "{kv} key/value heads do not divide num_attention_heads = {heads}: allowed are the divisors of {heads}";
+    KV_HEADS_SERVE = "kvHeadsServe": "{kv} key/value heads do not divide {heads} query heads: each key/value head must serve the same number of query heads";
+    EXPERTS_PER_TOKEN = "expertsPerToken": "must be between 1 and the {experts} experts, got {got}";
+    K_PAST_EXPERTS = "kPastExperts": "{k} is more than num_local_experts = {experts}: allowed are 1 to {experts}";
     PAGE_MODEL_SIZE = "pageModelSize": "the page runs models of up to {max} bytes (4 million float32 parameters); larger ones would take minutes an experiment";
 }
 

@@ -25,6 +25,15 @@ test('a message is worded in French, its numbers in the French way', async () =>
   );
 });
 
+test('a config.json told what is wrong with a field, in French', async () => {
+  await loadLanguage('fr');
+  const heads = {
+    code: 'invalidField',
+    values: { field: 'n_head', problem: { code: 'headsDivide', values: { heads: '5', field: 'n_embd', width: '768' } } },
+  };
+  assert.equal(wordMessage(heads, translator('fr')), 'n_head\u202f: 5 têtes ne divisent pas n_embd = 768\u202f: la largeur doit se partager également entre les têtes');
+});
+
 test('and in Simplified Chinese', async () => {
   await loadLanguage('zh-CN');
   assert.equal(wordMessage(batch, translator('zh-CN')), '批大小 5,000 超出范围：允许的范围是 1 到 4,096');

@@ -957,6 +957,16 @@ export type CatalogKey =
   | 'lib.choosePoints'
   | 'lib.positiveIntegerGot'
   | 'lib.bytes'
+  | 'lib.crossAttention'
+  | 'lib.stringGot'
+  | 'lib.boolGot'
+  | 'lib.smallPositiveGot'
+  | 'lib.familyMissing'
+  | 'lib.headsDivide'
+  | 'lib.kvHeadsDivide'
+  | 'lib.kvHeadsServe'
+  | 'lib.expertsPerToken'
+  | 'lib.kPastExperts'
   | 'lib.pageModelSize';
 
 /** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */

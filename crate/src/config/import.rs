@@ -54,10 +54,13 @@ impl Fields<'_> {
     fn string(&self, key: &str) -> Result<String> {
         match self.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(Error::field(key, format!("must be a string, got {}", echo(other)))),
+            Some(other) => Err(Error::field(key, Phrase::of(messages::STRING_GOT).text("got", echo(other)))),
             None => Err(Error::field(
                 key,
-                format!("is missing: a config.json names its family here, one of {}", SUPPORTED_FAMILIES.join(", ")),
+                Phrase::of(messages::FAMILY_MISSING).with(
+                    "families",
+                    messages::Value::List(SUPPORTED_FAMILIES.iter().map(|f| f.to_string()).collect()),
+                ),
             )),
         }
     }
@@ -82,7 +85,7 @@ impl Fields<'_> {
         match self.get(key) {
             None => Ok(None),
             Some(v) => match v.as_u64() {
-                Some(0) => Err(Error::field(key, "must be a positive integer, got 0")),
+                Some(0) => Err(Error::field(key, Phrase::of(messages::POSITIVE_INTEGER_GOT).text("got", "0"))),
                 Some(n) => Ok(Some(n)),
                 None => Err(Error::field(key, Phrase::of(messages::POSITIVE_INTEGER_GOT).text("got", echo(v)))),
             },
@@ -93,7 +96,7 @@ impl Fields<'_> {
         match self.get(key) {
             None => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(Error::field(key, format!("must be true or false, got {}", echo(other)))),
+            Some(other) => Err(Error::field(key, Phrase::of(messages::BOOL_GOT).text("got", echo(other)))),
         }
     }
 
@@ -103,7 +106,7 @@ impl Fields<'_> {
             Some(v) => v
                 .as_f64()
                 .filter(|x| x.is_finite() && *x > 0.0)
-                .ok_or_else(|| Error::field(key, format!("must be a small positive number, got {}", echo(v)))),
+                .ok_or_else(|| Error::field(key, Phrase::of(messages::SMALL_POSITIVE_GOT).text("got", echo(v)))),
         }
     }
 
@@ -125,9 +128,10 @@ fn head_dim(fields: &Fields, d_model: u64, n_heads: u64, d_field: &str, h_field:
     if d_model % n_heads != 0 {
         return Err(Error::field(
             h_field,
-            format!(
-                "{n_heads} heads do not divide {d_field} = {d_model}: the width must split evenly across the heads"
-            ),
+            Phrase::of(messages::HEADS_DIVIDE)
+                .text("heads", n_heads.to_string())
+                .text("field", d_field)
+                .text("width", d_model.to_string()),
         ));
     }
     Ok(d_model / n_heads)
@@ -138,7 +142,7 @@ fn kv_heads(fields: &Fields, n_heads: u64) -> Result<u64> {
     if n_heads % kv != 0 {
         return Err(Error::field(
             "num_key_value_heads",
-            format!("{kv} key/value heads do not divide num_attention_heads = {n_heads}: allowed are the divisors of {n_heads}"),
+            Phrase::of(messages::KV_HEADS_DIVIDE).text("kv", kv.to_string()).text("heads", n_heads.to_string()),
         ));
     }
     Ok(kv)
@@ -148,10 +152,7 @@ fn kv_heads(fields: &Fields, n_heads: u64) -> Result<u64> {
 /// positions, f = n_inner or 4d, output tied unless the config says otherwise.
 fn import_gpt2(f: &Fields) -> Result<ModelConfig> {
     if f.flag("add_cross_attention", false)? {
-        return Err(Error::field(
-            "add_cross_attention",
-            "is true: cross-attention makes this an encoder-decoder model; only decoder-only GPT-2 (false) is supported",
-        ));
+        return Err(Error::field("add_cross_attention", messages::P_CROSS_ATTENTION));
     }
     let d_model = f.count("n_embd")?;
     let n_heads = f.count("n_head")?;
@@ -204,7 +205,7 @@ fn import_llama_like(f: &Fields, family: &str) -> Result<ModelConfig> {
         if k > n_experts {
             return Err(Error::field(
                 "num_experts_per_tok",
-                format!("{k} is more than num_local_experts = {n_experts}: allowed are 1 to {n_experts}"),
+                Phrase::of(messages::K_PAST_EXPERTS).text("k", k.to_string()).text("experts", n_experts.to_string()),
             ));
         }
         Some(MixtureOfExperts { n_experts, experts_per_token: k, router_bias: false })
@@ -241,9 +242,10 @@ fn import_gpt_neox(f: &Fields) -> Result<ModelConfig> {
     if d_model % n_heads != 0 {
         return Err(Error::field(
             "num_attention_heads",
-            format!(
-                "{n_heads} heads do not divide hidden_size = {d_model}: the width must split evenly across the heads"
-            ),
+            Phrase::of(messages::HEADS_DIVIDE)
+                .text("heads", n_heads.to_string())
+                .text("field", "hidden_size")
+                .text("width", d_model.to_string()),
         ));
     }
     let attention_bias = f.flag("attention_bias", true)?;

@@ -17,6 +17,7 @@ pub use presets::PRESET_NAMES;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{clip, Error, Result};
+use crate::messages::{self, Phrase};
 
 /// Where a token's position enters the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,16 +142,15 @@ impl ModelConfig {
         ];
         for (field, value) in positive {
             if value == 0 {
-                return Err(Error::field(field, "must be a positive integer, got 0"));
+                return Err(Error::field(field, Phrase::of(messages::POSITIVE_INTEGER_GOT).text("got", "0")));
             }
         }
         if self.n_heads % self.n_kv_heads != 0 {
             return Err(Error::field(
                 "n_kv_heads",
-                format!(
-                    "{} key/value heads do not divide {} query heads: each key/value head must serve the same number of query heads",
-                    self.n_kv_heads, self.n_heads
-                ),
+                Phrase::of(messages::KV_HEADS_SERVE)
+                    .text("kv", self.n_kv_heads.to_string())
+                    .text("heads", self.n_heads.to_string()),
             ));
         }
         // d_q = h · d_head and d_kv = n_kv · d_head, and q, k and v side by side (d_q + 2 · d_kv), are
@@ -163,18 +163,20 @@ impl ModelConfig {
         }
         if let Some(moe) = &self.moe {
             if moe.n_experts == 0 {
-                return Err(Error::field("n_experts", "must be a positive integer, got 0"));
+                return Err(Error::field("n_experts", Phrase::of(messages::POSITIVE_INTEGER_GOT).text("got", "0")));
             }
             if moe.experts_per_token == 0 || moe.experts_per_token > moe.n_experts {
                 return Err(Error::field(
                     "experts_per_token",
-                    format!("must be between 1 and the {} experts, got {}", moe.n_experts, moe.experts_per_token),
+                    Phrase::of(messages::EXPERTS_PER_TOKEN)
+                        .text("experts", moe.n_experts.to_string())
+                        .text("got", moe.experts_per_token.to_string()),
                 ));
             }
         }
         if !(self.norm_eps.is_finite() && self.norm_eps > 0.0) {
             let got = clip(&crate::numbers::short_digits(&self.norm_eps.to_string()));
-            return Err(Error::field("norm_eps", format!("must be a small positive number, got {got}")));
+            return Err(Error::field("norm_eps", Phrase::of(messages::SMALL_POSITIVE_GOT).text("got", got)));
         }
         Ok(())
     }
