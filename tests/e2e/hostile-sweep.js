@@ -29,7 +29,7 @@ const ENGLISH =
 export const SAYS_WHAT_IS_ALLOWED = {
   en: ENGLISH,
   fr: new RegExp(
-    `${ENGLISH.source}|donnez|permises?|accepte|l’un de|parmi|entre|de [\\d\u202f]+ à|jusqu’à|au moins|au plus|doit|il faut|nombre entier|un nombre|choisissez|utilisée?|par défaut|prise? en charge|attendu|essayez|écrivez|tapez|gardez|entraînez|chronométrez`,
+    `${ENGLISH.source}|donnez|permises?|accepte|l’une? de|parmi|entre|de [\\d\u202f]+ à|jusqu’à|au moins|au plus|doit|il faut|nombre entier|un nombre|choisissez|utilisée?|par défaut|prise? en charge|attendu|essayez|écrivez|tapez|gardez|entraînez|chronométrez`,
     'i',
   ),
   'zh-CN': new RegExp(`${ENGLISH.source}|请|允许|接受|必须|整数|数字|默认|改用|支持|范围|至多|至少|选择|可选`, 'i'),

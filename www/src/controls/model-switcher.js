@@ -120,8 +120,10 @@ export function modelSwitcher({ uid, t = translator('en'), lib, model, page = nu
     } catch (err) {
       // The problem, and what the page reads (the library's message may already list the families).
       const message = errorText(err, t);
-      const families = lib.config_families().join(', ');
-      return fail(message.includes(families) ? t('panels.libraryProblem', { message }) : t('panels.familiesRead', { message, families }));
+      const names = lib.config_families();
+      // A message that already names every family (in whatever list the language writes) says it all.
+      const listed = names.every((name) => message.includes(name));
+      return fail(listed ? t('panels.libraryProblem', { message }) : t('panels.familiesRead', { message, families: names.join(', ') }));
     }
     const kept = saveModel({ text, label });
     shown = text;
