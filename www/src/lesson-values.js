@@ -7,7 +7,7 @@
 //   lookup(report, 'nope')                                -> { error: 'unknown value path: nope ...' }
 
 import { clipText, parseWhole } from './attributes.js';
-import { wordMessage } from './library-messages.js';
+import { errorText } from './library-messages.js';
 import {
   formatBytes,
   formatCompact,
@@ -240,7 +240,7 @@ export function numberFromAttributes(lib, attr, run = (key, inputs) => runSource
   try {
     result = run(source.value, { model: attr('model') ?? 'gpt2-small', seqLen: seqLen.value, batch: batch.value, args: args.value });
   } catch (err) {
-    return { error: err instanceof Error ? (wordMessage(err.tb, t) ?? err.message) : String(err) };
+    return { error: errorText(err, t) };
   }
   const found = lookup(result, attr('value') ?? '');
   if (found.error) return found;

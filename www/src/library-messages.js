@@ -6,8 +6,18 @@
 // lacks, or plain English text, is shown as the crate wrote it, whole: never half translated.
 //
 //   wordMessage(err.tb, t)   // "nombre de tokens 0 hors limites : ..." or null (then err.message)
+//   errorText(err, t)        // any caught error, worded where it can be, else as thrown
 
 import { formatDecimal } from './format.js';
+
+/**
+ * What a caught error says, for a reader: `t` (an element's translator) words a library message in
+ * the reader's language where it can; else the message as thrown (English).
+ */
+export function errorText(err, t) {
+  if (!(err instanceof Error)) return String(err);
+  return wordMessage(err.tb, t) ?? err.message;
+}
 
 /** The message `data` worded by `t` (a translator of i18n.js), or null where it cannot be. */
 export function wordMessage(data, t) {

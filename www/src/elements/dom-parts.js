@@ -3,7 +3,9 @@
 // and errorText (a caught error worded for the reader).
 
 import { translator } from '../i18n.js';
-import { wordMessage } from '../library-messages.js';
+import { errorText } from '../library-messages.js';
+
+export { errorText };
 
 /**
  * A chart's legend: `[[swatchClass, text], …]`, one item each (a swatch of that class, then the
@@ -32,15 +34,6 @@ export function watchWidth(box, onWidth) {
   });
   observer.observe(box);
   return watch;
-}
-
-/**
- * What a caught error says, for a reader: `t` (an element's translator) words a library message in
- * the reader's language where it can; else the message as thrown (English).
- */
-export function errorText(err, t) {
-  if (!(err instanceof Error)) return String(err);
-  return wordMessage(err.tb, t) ?? err.message;
 }
 
 /**
