@@ -122,9 +122,15 @@ impl Fields<'_> {
 /// d_head: the config's `head_dim` when it gives one (then h · d_head need not equal d, as in
 /// Mistral NeMo); otherwise d / h, which must divide evenly.
 fn head_dim(fields: &Fields, d_model: u64, n_heads: u64, d_field: &str, h_field: &str) -> Result<u64> {
-    if let Some(hd) = fields.opt_count("head_dim")? {
-        return Ok(hd);
+    match fields.opt_count("head_dim")? {
+        Some(hd) => Ok(hd),
+        None => even_head_dim(d_model, n_heads, d_field, h_field),
     }
+}
+
+/// d / h, which must divide evenly; a width the heads do not divide is named in the heads' field
+/// (`h_field`). GPT-NeoX has no `head_dim` field and calls this alone.
+fn even_head_dim(d_model: u64, n_heads: u64, d_field: &str, h_field: &str) -> Result<u64> {
     if d_model % n_heads != 0 {
         return Err(Error::field(
             h_field,
@@ -239,15 +245,7 @@ fn import_llama_like(f: &Fields, family: &str) -> Result<ModelConfig> {
 fn import_gpt_neox(f: &Fields) -> Result<ModelConfig> {
     let d_model = f.count("hidden_size")?;
     let n_heads = f.count("num_attention_heads")?;
-    if d_model % n_heads != 0 {
-        return Err(Error::field(
-            "num_attention_heads",
-            Phrase::of(messages::HEADS_DIVIDE)
-                .text("heads", n_heads.to_string())
-                .text("field", "hidden_size")
-                .text("width", d_model.to_string()),
-        ));
-    }
+    let head_dim = even_head_dim(d_model, n_heads, "hidden_size", "num_attention_heads")?;
     let attention_bias = f.flag("attention_bias", true)?;
     Ok(ModelConfig {
         name: f.name("gpt_neox"),
@@ -258,7 +256,7 @@ fn import_gpt_neox(f: &Fields) -> Result<ModelConfig> {
         n_layers: f.count("num_hidden_layers")?,
         n_heads,
         n_kv_heads: n_heads,
-        head_dim: d_model / n_heads,
+        head_dim,
         d_ff: f.count("intermediate_size")?,
         context: f.count("max_position_embeddings")?,
         positions: PositionScheme::Rotary,
