@@ -2,6 +2,8 @@
 //! so the page and the tests make the same call. Inputs are what a reader may edit; the defaults
 //! (`*_DEFAULT`) are the lessons' own.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use crate::config::ModelConfig;
@@ -14,19 +16,19 @@ use crate::nn::masks::{mask_patterns, MaskPatterns};
 use crate::nn::moe::{balance_loss, route};
 use crate::nn::{activation, FeedForward, LayerNorm, Matrix, MixtureOfExperts, Residual, TinyGpt};
 
-/// The lessons' TinyGPT of `seed`, made once per seed: the examples rerun on every slider step,
-/// and drawing its 27,328 initial weights costs more than the example itself (a copy is cheap).
-fn lessons_tiny_gpt(seed: u64) -> TinyGpt {
+/// The lessons' TinyGPT of `seed`, made once per seed and shared: the examples rerun on every slider
+/// step, and drawing its 27,328 initial weights (or even copying them) costs more than the example.
+fn lessons_tiny_gpt(seed: u64) -> Rc<TinyGpt> {
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(u64, TinyGpt)>> = const { std::cell::RefCell::new(None) };
+        static LAST: std::cell::RefCell<Option<(u64, Rc<TinyGpt>)>> = const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
         let mut last = last.borrow_mut();
         match &*last {
-            Some((s, model)) if *s == seed => model.clone(),
+            Some((s, model)) if *s == seed => Rc::clone(model),
             _ => {
-                let model = TinyGpt::tiny(seed);
-                *last = Some((seed, model.clone()));
+                let model = Rc::new(TinyGpt::tiny(seed));
+                *last = Some((seed, Rc::clone(&model)));
                 model
             }
         }
@@ -89,11 +91,12 @@ pub fn residual(x: &[f32], attention: &[f32], feed_forward: &[f32]) -> Result<Re
     }
     let h = Residual::Add.apply(&row(x), row(attention));
     let out = Residual::Add.apply(&h, row(feed_forward));
-    let mut model = lessons_tiny_gpt(SEED_DEFAULT);
+    let model = lessons_tiny_gpt(SEED_DEFAULT);
     let stream = model.embed(&IDS_DEFAULT)?;
-    model.blocks[0].switches.attention = false;
-    model.blocks[0].switches.feed_forward = false;
-    let both_off_largest_change = (model.blocks[0].forward(&stream) - &stream).amax();
+    let mut block = model.blocks[0].clone();
+    block.switches.attention = false;
+    block.switches.feed_forward = false;
+    let both_off_largest_change = (block.forward(&stream) - &stream).amax();
     Ok(ResidualExample {
         x: x.to_vec(),
         attention_adds: attention.to_vec(),

@@ -80,6 +80,28 @@ test('a count out of range shows the library\u2019s message and the widget keeps
   expect(problems).toEqual([]);
 });
 
+test('after the count grows, every marker stands in the column after the grid', async ({ page }) => {
+  const problems = await openPage(page, '/gallery/masks.html');
+  const masks = page.locator('tb-masks').first();
+  const slider = masks.getByRole('slider', { name: 'Number of tokens (slider)' });
+  for (const n of ['9', '16', '12']) {
+    await slider.fill(n);
+    await expect(masks.locator('.caption').first()).toHaveText(`Encoder: ${Number(n) ** 2} of ${Number(n) ** 2} pairs allowed`);
+    for (const side of ['encoder', 'decoder']) {
+      const panel = masks.locator(`[data-side="${side}"]`);
+      const boxes = await panel.locator('circle.marker').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
+      const gridRight = await panel.locator('path.cell').evaluateAll((els) => Math.max(...els.map((el) => el.getBoundingClientRect().right)));
+      expect(boxes).toHaveLength(Number(n));
+      // One column: the same x for all, to the right of the last cell, and inside the frame shown.
+      expect(new Set(boxes.map((x) => x.toFixed(1))).size).toBe(1);
+      expect(boxes[0]).toBeGreaterThan(gridRight);
+      const frameRight = await panel.locator('.frame').evaluate((el) => el.getBoundingClientRect().right);
+      expect(boxes[0]).toBeLessThan(frameRight);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
 test('fits a 360px-wide phone without sideways scrolling of the page', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const problems = await openPage(page, '/gallery/masks.html');

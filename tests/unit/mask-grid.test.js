@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { cellPaths, describeRows, maskGridLayout, positionList } from '../../www/src/charts/mask-grid.js';
+import { cellPaths, describeRows, maskGridLayout, maskGridSize, positionList } from '../../www/src/charts/mask-grid.js';
 
 const encoder3 = [
   [true, true, true],
@@ -95,4 +95,10 @@ test('the cells become one path per kind, a closed rounded square per cell', () 
   assert.equal(squares(paths.blocked) + squares(paths['blocked changed-key']), 3);
   const first = g.cells[0];
   assert.ok(paths.allowed.startsWith(`M${first.x + 2} ${first.y}h${first.size - 4}`), paths.allowed.slice(0, 40));
+});
+
+test("a grid's size: the gutter, n cells, and room for the markers when asked", () => {
+  assert.deepEqual(maskGridSize(3, { cell: 20, gutter: 20 }), { width: 80, height: 80 });
+  assert.deepEqual(maskGridSize(3, { cell: 20, gutter: 20, markers: true }), { width: 110, height: 80 });
+  assert.deepEqual(maskGridSize(16, { cell: 28, gutter: 22, markers: true }), { width: 512, height: 470 });
 });

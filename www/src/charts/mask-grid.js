@@ -57,8 +57,16 @@ export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, chang
         changed: Boolean(c),
       }))
     : [];
-  const width = gutter + n * cell + (changed ? cell * 1.5 : 0);
-  return { n, width, height: gutter + n * cell, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
+  const { width, height } = maskGridSize(n, { cell, gutter, markers: Boolean(changed) });
+  return { n, width, height, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
+}
+
+/**
+ * The size of a grid of `n` tokens (with `gutter` and `cell` as maskGridLayout takes them; `markers`:
+ * room for the marker column): { width, height }.
+ */
+export function maskGridSize(n, { cell = 20, gutter = 20, markers = false } = {}) {
+  return { width: gutter + n * cell + (markers ? cell * 1.5 : 0), height: gutter + n * cell };
 }
 
 /**

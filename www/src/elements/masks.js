@@ -7,9 +7,7 @@
 
 import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
-import { cellPaths, describeRows, maskGridLayout, positionList } from '../charts/mask-grid.js';
-import { formatInteger } from '../format.js';
+import { FRAME_CSS, MAX_TOKENS, keepCount, masksResultView } from './mask-panel.js';
 import { translator } from '../i18n.js';
 
 const DEFAULT_TOKENS = 5;
@@ -18,7 +16,6 @@ export const MASKS_CSS = `
 .masks .panels { display: flex; flex-wrap: wrap; gap: 1rem; }
 .masks .panel { flex: 1 1 14rem; min-width: 0; }
 .masks .panel h4 { margin: 0 0 0.25rem; font-size: 1rem; }
-.masks svg { width: auto; max-width: 100%; }
 .masks .cell.allowed { fill: var(--_attention); }
 .masks .cell.blocked { fill: none; stroke: var(--_rule); stroke-width: 1; }
 .masks .cell.changed-key.allowed { fill: var(--_feed-forward); }
@@ -34,7 +31,7 @@ export const MASKS_CSS = `
 .masks .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; vertical-align: -0.05em; }
 .masks .swatch.allowed { background: var(--_attention); }
 .masks .swatch.changed { background: var(--_feed-forward); border-radius: 50%; }
-`;
+${FRAME_CSS}`;
 
 export const masksSheet = sheet(MASKS_CSS);
 
@@ -50,19 +47,16 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   let chosen = position;
   const shownPosition = (count) => Math.max(0, Math.min(chosen ?? count - 1, count - 1));
 
-  const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: 16, step: 1, value: tokens });
-  const slider = h('input', { type: 'range', min: 1, max: 16, step: 1, value: tokens, 'aria-label': t('masks.slider') });
+  const field = h('input', { type: 'number', id: `${uid}-tokens`, min: 1, max: MAX_TOKENS, step: 1, value: tokens });
+  const slider = h('input', { type: 'range', min: 1, max: MAX_TOKENS, step: 1, value: tokens, 'aria-label': t('masks.slider') });
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion({ t });
   const showResult = masksResultView(t);
 
+  /** One option per token (those already there are kept: their labels do not depend on the count). */
   function fillPositions() {
     const pos = shownPosition(tokens);
-    select.replaceChildren(
-      ...Array.from({ length: tokens }, (_, i) =>
-        h('option', { value: String(i), selected: i === pos }, ids[i] === undefined ? `${i + 1}` : t('masks.option', { position: i + 1, id: ids[i] })),
-      ),
-    );
+    keepCount(select, tokens, (i) => h('option', { value: String(i) }, ids[i] === undefined ? `${i + 1}` : t('masks.option', { position: i + 1, id: ids[i] })));
     select.value = String(pos);
   }
 
@@ -109,93 +103,6 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
     region.error,
     region.output,
   );
-}
-
-/** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
-function keepCount(parent, n, make) {
-  while (parent.childElementCount > n) parent.lastElementChild.remove();
-  for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
-}
-
-/**
- * One grid (encoder or decoder) whose elements outlive a result: a slider step changes the number
- * of tokens by one, so updating adds or removes a label and a marker and rewrites four paths and a
- * few texts, instead of drawing the whole figure again.
- */
-function maskPanel(key, title, flag, t) {
-  const name = t(key === 'encoder' ? 'masks.encoder' : 'masks.decoder');
-  const cols = s('g', {});
-  const rows = s('g', {});
-  const cells = s('g', {});
-  const markers = s('g', {});
-  const svg = s('svg', { role: 'img' }, cols, rows, cells, markers);
-  const caption = h('p', { class: 'caption' });
-  const outputs = h('p', { class: 'outputs-changed' });
-  const same = h('p', { class: 'same muted' });
-  const figure = h(
-    'figure',
-    { class: 'panel', dataset: { side: key } },
-    h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
-    svg,
-    h('figcaption', {}, caption, outputs, same),
-  );
-  const update = (data, changedKey) => {
-    const layout = maskGridLayout(data.allowed, { cell: 28, gap: 3, gutter: 22, changed: data.changed, changedKey });
-    const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
-    const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
-    const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
-    svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
-    svg.setAttribute('width', layout.width);
-    svg.setAttribute('height', layout.height);
-    svg.setAttribute('aria-label', t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) }));
-    keepCount(cols, layout.n, (i) => {
-      const l = layout.colLabels[i];
-      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text);
-    });
-    keepCount(rows, layout.n, (i) => {
-      const l = layout.rowLabels[i];
-      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text);
-    });
-    cells.replaceChildren(...Object.entries(cellPaths(layout.cells)).map(([kind, d]) => s('path', { class: `cell ${kind}`, d })));
-    keepCount(markers, layout.markers.length, (i) => {
-      const m = layout.markers[i];
-      return s('circle', { class: 'marker', cx: m.cx, cy: m.cy, r: m.r });
-    });
-    layout.markers.forEach((m, i) => markers.children[i].setAttribute('class', `marker${m.changed ? ' changed' : ''}`));
-    caption.textContent = captionText;
-    outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
-    same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
-    same.hidden = unchanged.length === 0;
-  };
-  return { figure, update };
-}
-
-/**
- * The two panels and a sentence, made once; `update(r)` shows one result of example_masks in them
- * and returns their nodes.
- */
-function masksResultView(t) {
-  const sentence = h('p', { class: 'result' });
-  const encoder = maskPanel('encoder', t('masks.encoderBlock'), t('masks.flagOff'), t);
-  const decoder = maskPanel('decoder', t('masks.decoderBlock'), t('masks.flagOn'), t);
-  const nodes = [
-    sentence,
-    h('div', { class: 'panels' }, encoder.figure, decoder.figure),
-    h(
-      'p',
-      { class: 'legend muted' },
-      h('span', { class: 'swatch allowed', 'aria-hidden': 'true' }),
-      ` ${t('masks.legendAllowed')}  `,
-      h('span', { class: 'swatch changed', 'aria-hidden': 'true' }),
-      ` ${t('masks.legendChanged')}`,
-    ),
-  ];
-  return (r) => {
-    sentence.textContent = t('masks.sentence', { position: r.changed_position + 1, old: r.old_id, new: r.new_id });
-    encoder.update(r.encoder, r.changed_position);
-    decoder.update(r.decoder, r.changed_position);
-    return nodes;
-  };
 }
 
 class TbMasks extends TbElement {

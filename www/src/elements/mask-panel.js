@@ -1,0 +1,140 @@
+// The two grids of <tb-masks> (encoder and decoder) and the sentence above them, built once and
+// updated in place on every step of the tokens slider.
+//
+// Each grid is drawn in a fixed frame, the size of the largest grid (MAX_TOKENS tokens): a grid of
+// n tokens fills its top left corner and a box sized from n (FRAME_CSS) shows just that corner. The SVG's viewBox and size never change, so one step lays out only the labels, the
+// paths and the markers it touched instead of every label of the figure again, and a cell is as
+// large at 3 tokens as at 16.
+
+import { h } from './dom-parts.js';
+import { s } from '../charts/svg.js';
+import { cellPaths, describeRows, maskGridLayout, maskGridSize, positionList } from '../charts/mask-grid.js';
+import { formatInteger } from '../format.js';
+
+/** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
+export const MAX_TOKENS = 16;
+
+const GRID = { cell: 28, gap: 3, gutter: 22 };
+const FRAME = maskGridSize(MAX_TOKENS, { ...GRID, markers: true });
+// A grid's size grows by one cell per token: its size at 0 tokens and its growth per token.
+const BASE = maskGridSize(0, { ...GRID, markers: true });
+const PER_TOKEN = maskGridSize(1, { ...GRID, markers: true }).height - BASE.height;
+
+/** The kinds of cell, one path each, in the order they are drawn. */
+const CELL_KINDS = ['allowed', 'blocked', 'allowed changed-key', 'blocked changed-key'];
+
+/** Until the slider rests this long (ms), a grid's long spoken description waits. */
+const LABEL_REST_MS = 150;
+
+/**
+ * The frame's styles: the SVG as wide as the panel allows (at most its own width), and a box showing
+ * a grid of n tokens in the frame's proportions (maskGridSize's line, as one calc), n from the
+ * frame's --_n (set through the CSSOM, which a strict style-src allows; the prerender writes it as a
+ * rule).
+ */
+export const FRAME_CSS = `
+.masks .panel { container-type: inline-size; }
+.masks .frame { overflow: hidden; max-width: 100%; --_frame: min(${FRAME.width}px, 100cqi);
+  width: calc(var(--_frame) * (${BASE.width} + ${PER_TOKEN} * var(--_n)) / ${FRAME.width});
+  height: calc(var(--_frame) * (${BASE.height} + ${PER_TOKEN} * var(--_n)) / ${FRAME.width}); }
+.masks .frame svg { display: block; width: var(--_frame); height: auto; max-width: none; }
+`;
+
+/** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
+export function keepCount(parent, n, make) {
+  while (parent.childElementCount > n) parent.lastElementChild.remove();
+  for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
+}
+
+/**
+ * One grid (encoder or decoder) whose elements outlive a result. A step of the slider adds or
+ * removes a label per axis and a marker, rewrites the cells' paths and a few texts, and moves the
+ * marker column; the labels already there stay where they are.
+ */
+function maskPanel(key, title, flag, t) {
+  const name = t(key === 'encoder' ? 'masks.encoder' : 'masks.decoder');
+  const cols = s('g', {});
+  const rows = s('g', {});
+  const cells = s('g', {}, ...CELL_KINDS.map((kind) => s('path', { class: `cell ${kind}` })));
+  const markers = s('g', {});
+  const svg = s('svg', { role: 'img', viewBox: `0 0 ${FRAME.width} ${FRAME.height}`, width: FRAME.width, height: FRAME.height }, cols, rows, cells, markers);
+  const frame = h('div', { class: 'frame' }, svg);
+  const caption = h('p', { class: 'caption' });
+  const outputs = h('p', { class: 'outputs-changed' });
+  const same = h('p', { class: 'same muted' });
+  const figure = h(
+    'figure',
+    { class: 'panel', dataset: { side: key } },
+    h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
+    frame,
+    h('figcaption', {}, caption, outputs, same),
+  );
+  let labelTimer = null;
+  const update = (data, changedKey) => {
+    const layout = maskGridLayout(data.allowed, { ...GRID, changed: data.changed, changedKey });
+    const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
+    const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
+    const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
+    frame.style.setProperty('--_n', String(layout.n));
+    // The description repeats every row: written at once the first time (the prerendered page has
+    // it), then when the slider rests rather than on each step of a drag.
+    const label = () => t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) });
+    clearTimeout(labelTimer);
+    if (svg.hasAttribute('aria-label')) labelTimer = setTimeout(() => svg.setAttribute('aria-label', label()), LABEL_REST_MS);
+    else svg.setAttribute('aria-label', label());
+    keepCount(cols, layout.n, (i) => {
+      const l = layout.colLabels[i];
+      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text);
+    });
+    keepCount(rows, layout.n, (i) => {
+      const l = layout.rowLabels[i];
+      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text);
+    });
+    const paths = cellPaths(layout.cells);
+    CELL_KINDS.forEach((kind, i) => {
+      const path = cells.children[i];
+      if (paths[kind]) path.setAttribute('d', paths[kind]);
+      else path.removeAttribute('d');
+    });
+    // The marker column follows the grid's right edge; each marker keeps its row.
+    markers.setAttribute('transform', `translate(${layout.markers[0]?.cx ?? 0} 0)`);
+    keepCount(markers, layout.markers.length, (i) => {
+      const m = layout.markers[i];
+      return s('circle', { class: 'marker', cx: 0, cy: m.cy, r: m.r });
+    });
+    layout.markers.forEach((m, i) => markers.children[i].setAttribute('class', `marker${m.changed ? ' changed' : ''}`));
+    caption.textContent = captionText;
+    outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
+    same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
+    same.hidden = unchanged.length === 0;
+  };
+  return { figure, update };
+}
+
+/**
+ * The two panels and a sentence, made once; `update(r)` shows one result of example_masks in them
+ * and returns their nodes.
+ */
+export function masksResultView(t) {
+  const sentence = h('p', { class: 'result' });
+  const encoder = maskPanel('encoder', t('masks.encoderBlock'), t('masks.flagOff'), t);
+  const decoder = maskPanel('decoder', t('masks.decoderBlock'), t('masks.flagOn'), t);
+  const nodes = [
+    sentence,
+    h('div', { class: 'panels' }, encoder.figure, decoder.figure),
+    h(
+      'p',
+      { class: 'legend muted' },
+      h('span', { class: 'swatch allowed', 'aria-hidden': 'true' }),
+      ` ${t('masks.legendAllowed')}  `,
+      h('span', { class: 'swatch changed', 'aria-hidden': 'true' }),
+      ` ${t('masks.legendChanged')}`,
+    ),
+  ];
+  return (r) => {
+    sentence.textContent = t('masks.sentence', { position: r.changed_position + 1, old: r.old_id, new: r.new_id });
+    encoder.update(r.encoder, r.changed_position);
+    decoder.update(r.decoder, r.changed_position);
+    return nodes;
+  };
+}
