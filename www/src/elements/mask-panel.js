@@ -14,7 +14,9 @@ import { formatInteger } from '../format.js';
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
 export const MAX_TOKENS = 16;
 
-const GRID = { cell: 28, gap: 3, gutter: 22 };
+// Small enough that the largest frame (300 x 276) fits a 360 px phone's panel unscaled, so the
+// labels keep their 11 px.
+const GRID = { cell: 16, gap: 2, gutter: 20 };
 const FRAME = maskGridSize(MAX_TOKENS, { ...GRID, markers: true });
 // A grid's size grows by one cell per token: its size at 0 tokens and its growth per token.
 const BASE = maskGridSize(0, { ...GRID, markers: true });
