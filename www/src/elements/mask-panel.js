@@ -2,9 +2,10 @@
 // updated in place on every step of the tokens slider.
 //
 // Each grid is drawn in a fixed frame, the size of the largest grid (MAX_TOKENS tokens): a grid of
-// n tokens fills its top left corner and a box sized from n (FRAME_CSS) shows just that corner. The SVG's viewBox and size never change, so one step lays out only the labels, the
-// paths and the markers it touched instead of every label of the figure again, and a cell is as
-// large at 3 tokens as at 16.
+// n tokens fills its top left corner and a box sized from n (FRAME_CSS) shows just that corner.
+// The SVG's viewBox and size never change, so one step lays out only the labels, the paths and the
+// markers it touched instead of every label of the figure again, and a cell is as large at 3
+// tokens as at 16.
 
 import { h } from './dom-parts.js';
 import { s } from '../charts/svg.js';
