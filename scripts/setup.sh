@@ -9,7 +9,8 @@
 #                                    (~/.cargo) and node_modules, so they belong to that user
 #
 # What it installs:
-#   Debian   chromium, chromium-driver, firefox-esr (browser tests); node and npm if absent
+#   Debian   chromium, chromium-driver, firefox-esr (browser tests); xz-utils (make dist packs the
+#            wasm it inlines with xz); node and npm if absent
 #   rustup   the wasm32-unknown-unknown target, rustfmt, clippy
 #   cargo    wasm-bindgen-cli (exactly the version crate/Cargo.toml pins), wasm-pack, geckodriver
 #   npm      the packages of package-lock.json (`npm ci`), without Playwright's browser download:
@@ -29,7 +30,7 @@ NODE_MAJOR_MIN=20 # Playwright's minimum
 # ---------------------------------------------------------------------------------------------
 # Part 1, as root (directly or through sudo): Debian packages.
 if [ "${1:-}" != "--user-part" ]; then
-  debs=(chromium chromium-driver firefox-esr)
+  debs=(chromium chromium-driver firefox-esr xz-utils)
   missing=()
   for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,20 +4,21 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { gzipAsync } from '@gfx/zopfli';
+import { spawnSync } from 'node:child_process';
 import { ELEMENTS, PKG, SRC, TARGET, WWW, fail } from './common.mjs';
 import { inlineScriptProblem } from './lesson-page.mjs';
 
 /**
  * esbuild plugin: www/src/wasm.js becomes a loader of the wasm inlined in the bundle. The served
  * wasm.js fetches the .wasm beside the glue; a bundle has nothing beside it. The bytes go in
- * gzip-compressed (by zopfli, 5% smaller than gzip -9) and then base64-encoded, and are inflated at
- * load with DecompressionStream: a gzipped page then costs about the gzipped wasm, where base64 of
- * the raw wasm would cost a third more (measured on the 522 KB wasm: 236 KB against 320 KB).
- * The served wasm.js's exports, for one module: the bundle carries the whole facade (both halves
- * in one module cost it 84 KB less than the two the served page fetches), so `wasm` is the whole
- * facade and `fullLibrary()` and `fullModule()` return it and its compiled module. Besides them,
- * `wasmModule`, the compiled module's promise, which the npm package has always exported.
+ * xz-compressed (`xz -9e`, 16% smaller than zopfli's gzip: 232 KB against 272 KB for the 622 KB
+ * wasm) and then base64-encoded, and are unpacked at load by xz-decompress (xz-embedded compiled to
+ * a 9 KB wasm of its own, which imports nothing; DecompressionStream knows gzip and deflate only):
+ * a gzipped page then costs about the compressed wasm, where base64 of the raw wasm would cost a
+ * third more. The served wasm.js's exports, for one module: the bundle carries the whole facade
+ * (both halves in one module cost it 84 KB less than the two the served page fetches), so `wasm` is
+ * the whole facade and `fullLibrary()` and `fullModule()` return it and its compiled module. Besides
+ * them, `wasmModule`, the compiled module's promise, which the npm package has always exported.
  */
 const inlineWasm = {
   name: 'inline-wasm',
@@ -28,17 +29,37 @@ const inlineWasm = {
       return { path: served, namespace: 'inline-wasm' };
     });
     build.onLoad({ filter: /.*/, namespace: 'inline-wasm' }, async () => {
-      const packed = await packedWasm();
+      const packed = packedWasm();
       return {
         resolveDir: SRC,
         loader: 'js',
         contents: `
         import init, * as lib from '../pkg/transformer_block.js';
-        const PACKED = ${JSON.stringify(packed)};
+        import { XzReadableStream } from 'xz-decompress';
+        const PACKED = ${JSON.stringify(packed.base64)};
+        const SIZE = ${packed.size};
+        // A task of its own for each 64 KB the decoder writes (it runs on this thread, ~4 ms a
+        // chunk at full speed, ~16 ms at 4x throttling): the whole unpacking would be one long task.
+        const nextTask = () => new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+          channel.port2.postMessage(0);
+        });
+        // Read chunk by chunk, not through a Response: a Response turns the decoder's own error (a
+        // policy that refuses WebAssembly, say) into a bare "Failed to fetch".
         async function inflate() {
-          const gz = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
-          const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
-          return new Response(stream).arrayBuffer();
+          const xz = Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0));
+          const reader = new XzReadableStream(new Blob([xz]).stream()).getReader();
+          const bytes = new Uint8Array(SIZE);
+          let at = 0;
+          for (let r = await reader.read(); !r.done; r = await reader.read()) {
+            if (at + r.value.length > SIZE) break;
+            bytes.set(r.value, at);
+            at += r.value.length;
+            await nextTask();
+          }
+          if (at !== SIZE) throw new Error('the inlined wasm is damaged: it unpacks to the wrong size');
+          return bytes;
         }
         const explain = (err) => {
           const csp = /Content.Security.Policy|CompileError.*(eval|disallowed)|call to WebAssembly/i.test(String(err))
@@ -59,10 +80,22 @@ const inlineWasm = {
   },
 };
 
-let packed; // the wasm, zopfli-gzipped and base64-encoded, made once per run of this script
+let packed; // the wasm, xz-compressed and base64-encoded, and its size, made once per run of this script
 
-async function packedWasm() {
-  packed ??= Buffer.from(await gzipAsync(readFileSync(join(PKG, 'transformer_block_bg.wasm')), { numiterations: 15 })).toString('base64');
+/**
+ * The facade's wasm as xz (`xz -9e`, a CRC32 check: xz-embedded has no CRC64 here) in base64. The
+ * dictionary is the wasm's own size, not -9's 64 MiB: the decoder allocates what the header names,
+ * and a phone should not be asked for 64 MiB to unpack 0.6 MB.
+ */
+function packedWasm() {
+  if (packed) return packed;
+  const wasm = readFileSync(join(PKG, 'transformer_block_bg.wasm'));
+  const dict = Math.max(4096, wasm.length);
+  const run = spawnSync('xz', ['--format=xz', '--check=crc32', `--lzma2=preset=9e,dict=${dict}`, '--stdout'], { input: wasm, maxBuffer: 1 << 26 });
+  if (run.error || run.status !== 0) {
+    fail(`xz could not compress the wasm (${run.error?.message ?? String(run.stderr).trim()}): install xz-utils (scripts/setup.sh does)`);
+  }
+  packed = { base64: run.stdout.toString('base64'), size: wasm.length };
   return packed;
 }
 
@@ -136,7 +169,8 @@ const COMMON = {
   target: TARGET,
   platform: 'browser',
   charset: 'utf8',
-  legalComments: 'none',
+  // The licence notices of what is bundled (xz-decompress's, for the xz decoder) at the end.
+  legalComments: 'eof',
   loader: { '.wasm': 'binary' },
   // The glue's default path, new URL('…_bg.wasm', import.meta.url), is never taken: the bytes are passed.
   logOverride: { 'empty-import-meta': 'silent' },
