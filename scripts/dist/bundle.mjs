@@ -11,14 +11,15 @@ import { inlineScriptProblem } from './lesson-page.mjs';
 /**
  * esbuild plugin: www/src/wasm.js becomes a loader of the wasm inlined in the bundle. The served
  * wasm.js fetches the .wasm beside the glue; a bundle has nothing beside it. The bytes go in
- * xz-compressed (`xz -9e`, 16% smaller than zopfli's gzip: 232 KB against 272 KB for the 622 KB
- * wasm) and then base64-encoded, and are unpacked at load by xz-decompress (xz-embedded compiled to
- * a 9 KB wasm of its own, which imports nothing; DecompressionStream knows gzip and deflate only):
- * a gzipped page then costs about the compressed wasm, where base64 of the raw wasm would cost a
- * third more. The served wasm.js's exports, for one module: the bundle carries the whole facade
- * (both halves in one module cost it 84 KB less than the two the served page fetches), so `wasm` is
- * the whole facade and `fullLibrary()` and `fullModule()` return it and its compiled module. Besides
- * them, `wasmModule`, the compiled module's promise, which the npm package has always exported.
+ * xz-compressed (`xz -9e`, 15% smaller than zopfli's gzip: 230,968 bytes against ~271,600 for the
+ * 622 KB wasm) and then base64-encoded, and are unpacked at load by xz-decompress (xz-embedded
+ * compiled to a 9 KB wasm of its own, which imports nothing; DecompressionStream knows gzip and
+ * deflate only): a gzipped page then costs about the compressed wasm, where base64 of the raw wasm
+ * would cost a third more. The served wasm.js's exports, for one module: the bundle carries the
+ * whole facade (both halves in one module cost it 84 KB less than the two the served page fetches),
+ * so `wasm` is the whole facade and `fullLibrary()` and `fullModule()` return it and its compiled
+ * module. Besides them, `wasmModule`, the compiled module's promise, which the npm package has
+ * always exported.
  */
 const inlineWasm = {
   name: 'inline-wasm',
@@ -80,7 +81,7 @@ const inlineWasm = {
   },
 };
 
-let packed; // the wasm, xz-compressed and base64-encoded, and its size, made once per run of this script
+let packed; // the wasm xz-compressed in base64, and its size: made once per run of this script
 
 /**
  * The facade's wasm as xz (`xz -9e`, a CRC32 check: 4 bytes where CRC64's are 8) in base64. The
