@@ -161,6 +161,23 @@ fn garbage_from_javascript_gets_a_message_and_the_instance_keeps_working() {
         ),
         (web::example_layernorm(JsValue::UNDEFINED), "the vector could not be read"),
         (web::example_layernorm(list(&[])), "the length of the vector 0 is out of range"),
+        // Each entry reaches the library as it is, NaN and the infinities included.
+        (
+            web::example_layernorm(list(&[1.0, f64::NAN])),
+            "the vector NaN is out of range: every entry must be a finite number",
+        ),
+        (
+            web::example_gelu(list(&[f64::INFINITY])),
+            "the inputs inf is out of range: every entry must be a finite number",
+        ),
+        (
+            web::example_layernorm(Array::of2(&1.0.into(), &"2".into()).into()),
+            "the vector could not be read: expected a list of numbers",
+        ),
+        (
+            web::example_tied_output(list(&[1.0]), Array::of1(&JsValue::from(2.0)).into()),
+            "the token table could not be read: expected a list of rows",
+        ),
         (web::example_tiny_gpt(list(&[3.0, 50.0]), 0.0), "token id 50 is out of range: ids run from 0 to 49"),
         (web::example_tiny_gpt(list(&[3.0, -1.0]), 0.0), "token id -1 is out of range"),
         (web::example_tiny_gpt(list(&[3.0, 1.5]), 0.0), "token id 1.5 is out of range"),

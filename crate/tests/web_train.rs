@@ -82,6 +82,8 @@ fn bad_settings_are_refused_with_what_is_allowed() {
     assert_eq!(bad(&[("layers", 9.into())]), "layers 9 is out of range: give 1 to 8 blocks");
     assert_eq!(bad(&[("width", 30.into())]), "width 30 is out of range: give 16 to 128, a multiple of the 4 heads");
     assert_eq!(bad(&[("steps", 0.into())]), "steps 0 is out of range: train for 1 to 100,000 steps");
+    assert!(bad(&[("steps", f64::NAN.into())]).starts_with("steps NaN is out of range"));
+    assert_eq!(bad(&[("steps", "60".into())]).split(':').next(), Some("the training settings could not be read"));
     assert_eq!(bad(&[("steps", 1e300.into())]), "steps 1e300 is out of range: train for 1 to 100,000 steps");
     assert_eq!(bad(&[("seed", 1.5.into())]), "seed 1.5 is out of range: it must be a whole number (0, 1, 2, ...)");
     assert_eq!(bad(&[("norm", "sideways".into())]).split(':').next(), Some("norm"));

@@ -89,7 +89,15 @@ test('after the count grows, every marker stands in the column after the grid', 
     await expect(masks.locator('.caption').first()).toHaveText(`Encoder: ${Number(n) ** 2} of ${Number(n) ** 2} pairs allowed`);
     for (const side of ['encoder', 'decoder']) {
       const panel = masks.locator(`[data-side="${side}"]`);
-      const boxes = await panel.locator('circle.marker').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().left));
+      // The 16 markers and labels are always there; those past the count are hidden.
+      const boxes = await panel
+        .locator('circle.marker')
+        .evaluateAll((els) => els.filter((el) => getComputedStyle(el).visibility === 'visible').map((el) => el.getBoundingClientRect().left));
+      const labels = await panel
+        .locator('text.axis')
+        .evaluateAll((els) => els.filter((el) => getComputedStyle(el).visibility === 'visible').map((el) => el.textContent));
+      const counted = Array.from({ length: Number(n) }, (_, i) => String(i + 1));
+      expect(labels).toEqual([...counted, ...counted]);
       const gridRight = await panel.locator('path.cell').evaluateAll((els) => Math.max(...els.map((el) => el.getBoundingClientRect().right)));
       expect(boxes).toHaveLength(Number(n));
       // One column: the same x for all, to the right of the last cell, and inside the frame shown.

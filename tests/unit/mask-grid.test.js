@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { cellPaths, describeRows, maskGridLayout, maskGridSize, positionList } from '../../www/src/charts/mask-grid.js';
+import { axisLabels, cellPaths, describeRows, markerPlaces, maskGridLayout, maskGridSize, positionList } from '../../www/src/charts/mask-grid.js';
 
 const encoder3 = [
   [true, true, true],
@@ -101,4 +101,24 @@ test("a grid's size: the gutter, n cells, and room for the markers when asked", 
   assert.deepEqual(maskGridSize(3, { cell: 20, gutter: 20 }), { width: 80, height: 80 });
   assert.deepEqual(maskGridSize(3, { cell: 20, gutter: 20, markers: true }), { width: 110, height: 80 });
   assert.deepEqual(maskGridSize(16, { cell: 28, gutter: 22, markers: true }), { width: 512, height: 470 });
+});
+
+test("a label's place and a marker's row depend on the position alone, not on the count", () => {
+  // tb-masks makes the 16 labels and markers once and hides those past the count: a grid of 5
+  // tokens must find its labels where a grid of 16 has them.
+  const opts = { cell: 16, gutter: 20 };
+  const five = axisLabels(5, opts);
+  const sixteen = axisLabels(16, opts);
+  assert.deepEqual(five.rowLabels, sixteen.rowLabels.slice(0, 5));
+  assert.deepEqual(five.colLabels, sixteen.colLabels.slice(0, 5));
+  assert.deepEqual(sixteen.colLabels[15], { key: 15, x: 20 + 15 * 16 + 8, y: 14, text: '16' });
+  const strip = (ms) => ms.map(({ query, cy, r }) => ({ query, cy, r }));
+  assert.deepEqual(strip(markerPlaces(5, opts)), strip(markerPlaces(16, opts)).slice(0, 5));
+  // Only the column moves: one cell and three quarters after the grid's last one.
+  assert.equal(markerPlaces(5, opts)[0].cx, 20 + 5 * 16 + 12);
+  assert.equal(markerPlaces(16, opts)[0].cx, 20 + 16 * 16 + 12);
+  // maskGridLayout places them the same way.
+  const layout = maskGridLayout([[true, false], [true, true]], { ...opts, changed: [true, false] });
+  assert.deepEqual(layout.rowLabels, axisLabels(2, opts).rowLabels);
+  assert.deepEqual(layout.markers.map(({ changed, ...m }) => m), markerPlaces(2, opts));
 });

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{floats, from_js, ids, to_js, whole};
+use super::{floats, ids, numbers, rows, to_js, whole};
 use crate::config::ModelConfig;
 use crate::cost::{cost_curve as curve, training_run as run};
 use crate::examples as ex;
@@ -126,7 +126,7 @@ pub fn example_tiny_gpt(token_ids: JsValue, seed: f64) -> Result<JsValue, JsValu
 
 #[wasm_bindgen]
 pub fn example_tied_output(normed: JsValue, table: JsValue) -> Result<JsValue, JsValue> {
-    let table: Vec<Vec<f64>> = from_js("the token table", table, "a list of rows, each a list of numbers")?;
+    let table = rows("the token table", &table, "a list of rows, each a list of numbers")?;
     let table: Vec<Vec<f32>> = table.into_iter().map(|r| r.into_iter().map(|x| x as f32).collect()).collect();
     to_js(&ex::tied_output(&floats("LN(h)", normed)?, &table)?)
 }
@@ -168,8 +168,8 @@ pub fn example_moe_batch(d: f64, n_experts: f64, k: f64, n_tokens: f64, seed: f6
 
 #[wasm_bindgen]
 pub fn example_balance(fractions: JsValue, probabilities: JsValue) -> Result<JsValue, JsValue> {
-    let f: Vec<f64> = from_js("the fractions", fractions, "a list of numbers")?;
-    let p: Vec<f64> = from_js("the probabilities", probabilities, "a list of numbers")?;
+    let f = numbers("the fractions", &fractions, "a list of numbers")?;
+    let p = numbers("the probabilities", &probabilities, "a list of numbers")?;
     to_js(&ex::balance(&f, &p)?)
 }
 

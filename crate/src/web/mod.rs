@@ -11,7 +11,6 @@
 //! passes is checked here before it reaches the library: numbers must be whole where counts are
 //! meant, lists must be lists of numbers. Nothing a reader types can reach a panic.
 
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -27,10 +26,14 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// A result as JavaScript gets it: the value written as JSON by serde_json and read back by the
+/// browser's own `JSON.parse`. One string crosses the boundary instead of one call per field, and
+/// the wasm carries one serializer (serde_json, which the config.json and safetensors readers need
+/// anyway) instead of two. JSON has no NaN or infinity: a result that holds one gets null there.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("internal error while returning a result: {e}")).into())
+    let text = serde_json::to_string(value)
+        .map_err(|e| JsValue::from(JsError::new(&format!("internal error while returning a result: {e}"))))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// A library error as the page gets it: an `Error` with the English message, and the message as
@@ -38,20 +41,37 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 impl From<Error> for JsValue {
     fn from(error: Error) -> JsValue {
         let thrown = js_sys::Error::new(&error.to_string());
-        if let Ok(data) = error.phrase().serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+        if let Ok(data) = to_js(&error.phrase()) {
             let _ = js_sys::Reflect::set(&thrown, &JsValue::from_str("tb"), &data);
         }
         thrown.into()
     }
 }
 
-/// A JavaScript value of the expected shape (`what` names it in the message).
-fn from_js<T: DeserializeOwned>(what: &str, value: JsValue, expected: &str) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(value).map_err(|_| Error::parse(what, format!("expected {expected}")))
+/// A list of numbers as JavaScript passes it (an array), each entry as it is: NaN and the
+/// infinities reach the library's own checks, which say what is allowed. Anything else is refused
+/// with "expected {expected}".
+fn numbers(what: &str, value: &JsValue, expected: &str) -> Result<Vec<f64>, Error> {
+    let refused = || Error::parse(what, format!("expected {expected}"));
+    if !js_sys::Array::is_array(value) {
+        return Err(refused());
+    }
+    let list: &js_sys::Array = value.unchecked_ref();
+    list.iter().map(|item| item.as_f64().ok_or_else(refused)).collect()
+}
+
+/// A list of rows, each a list of numbers (as [`numbers`]).
+fn rows(what: &str, value: &JsValue, expected: &str) -> Result<Vec<Vec<f64>>, Error> {
+    let refused = || Error::parse(what, format!("expected {expected}"));
+    if !js_sys::Array::is_array(value) {
+        return Err(refused());
+    }
+    let list: &js_sys::Array = value.unchecked_ref();
+    list.iter().map(|row| numbers(what, &row, expected)).collect()
 }
 
 fn floats(what: &str, value: JsValue) -> Result<Vec<f32>, Error> {
-    let xs: Vec<f64> = from_js(what, value, "a list of numbers")?;
+    let xs = numbers(what, &value, "a list of numbers")?;
     Ok(xs.into_iter().map(|x| x as f32).collect())
 }
 
@@ -61,7 +81,7 @@ fn whole(what: &str, x: f64) -> Result<usize, Error> {
 }
 
 fn ids(value: JsValue) -> Result<Vec<usize>, Error> {
-    let xs: Vec<f64> = from_js("token ids", value, "a list of whole numbers")?;
+    let xs = numbers("token ids", &value, "a list of whole numbers")?;
     xs.into_iter().map(|x| whole("token id", x)).collect()
 }
 

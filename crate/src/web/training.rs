@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{amount, from_js, to_js, whole};
+use super::{amount, to_js, whole};
 use crate::error::Error;
 use crate::nn::NormPlacement;
 use crate::numbers::whole_number;
@@ -14,9 +14,8 @@ use crate::train::sampler::Sampling;
 use crate::train::settings::{MAX_BATCH, MAX_LAYERS, MAX_STEPS, WIDTHS};
 use crate::train::{corpus::LESSON_PROSE, Corpus, TrainSettings, Trainer, Vocabulary};
 
-/// What JavaScript may set; anything left out keeps its default.
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
+/// What JavaScript may set; anything left out (or null) keeps its default.
+#[derive(Default)]
 struct JsTrainSettings {
     steps: Option<f64>,
     seed: Option<f64>,
@@ -30,6 +29,45 @@ struct JsTrainSettings {
     batch: Option<f64>,
     weight_decay: Option<f64>,
     grad_clip: Option<f64>,
+}
+
+impl JsTrainSettings {
+    /// Each setting read as it is, so that NaN or an infinity reaches the settings' own checks (JSON
+    /// text would have made it null, and the default would have been used in silence).
+    fn read(value: &JsValue, expected: &str) -> Result<JsTrainSettings, Error> {
+        let field = |key: &str| js_sys::Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        let wrong = || Error::parse("the training settings", format!("expected {expected}"));
+        let number = |key: &str| {
+            let v = field(key);
+            if v.is_undefined() || v.is_null() {
+                Ok(None)
+            } else {
+                v.as_f64().map(Some).ok_or_else(wrong)
+            }
+        };
+        let text = |key: &str| {
+            let v = field(key);
+            if v.is_undefined() || v.is_null() {
+                Ok(None)
+            } else {
+                v.as_string().map(Some).ok_or_else(wrong)
+            }
+        };
+        Ok(JsTrainSettings {
+            steps: number("steps")?,
+            seed: number("seed")?,
+            learning_rate: number("learning_rate")?,
+            warmup: number("warmup")?,
+            schedule: text("schedule")?,
+            layers: number("layers")?,
+            width: number("width")?,
+            heads: number("heads")?,
+            norm: text("norm")?,
+            batch: number("batch")?,
+            weight_decay: number("weight_decay")?,
+            grad_clip: number("grad_clip")?,
+        })
+    }
 }
 
 /// The settings an object may carry.
@@ -57,7 +95,7 @@ pub(super) fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
     if !value.is_object() {
         return Err(Error::parse("the training settings", format!("expected {expected}")));
     }
-    // serde-wasm-bindgen reads only the fields it knows: a misspelt one would be ignored in silence.
+    // Only the fields it knows are read: a misspelt one would be ignored in silence.
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
         if !SETTING_NAMES.contains(&key.as_str()) {
@@ -67,7 +105,7 @@ pub(super) fn train_settings(value: JsValue) -> Result<TrainSettings, Error> {
             ));
         }
     }
-    let js: JsTrainSettings = from_js("the training settings", value, &expected)?;
+    let js = JsTrainSettings::read(&value, &expected)?;
     let set = |target: &mut usize, what: &str, x: Option<f64>| -> Result<(), Error> {
         if let Some(x) = x {
             *target = amount(what, x)?;
@@ -154,11 +192,26 @@ pub fn norm_race_settings(steps: f64, seed: f64, warmup: f64) -> Result<JsValue,
     to_js(&s)
 }
 
+/// `{ uniform, unigram, bigram }`, each a number, as the page got them from `reference_losses`.
+fn reference_losses(value: &JsValue) -> Result<crate::train::ReferenceLosses, Error> {
+    let number = |key: &str| {
+        js_sys::Reflect::get(value, &JsValue::from_str(key))
+            .ok()
+            .and_then(|v| v.as_f64())
+            .ok_or_else(|| Error::parse("the reference losses", "expected { uniform, unigram, bigram }"))
+    };
+    Ok(crate::train::ReferenceLosses {
+        uniform: number("uniform")?,
+        unigram: number("unigram")?,
+        bigram: number("bigram")?,
+    })
+}
+
 /// What a race found at `step`, from the two held-out losses and the reference lines
 /// (`{ uniform, unigram, bigram }`): `{ step, pre, post, pre_place, post_place, post_lags, text }`.
 #[wasm_bindgen]
 pub fn norm_race_verdict(step: f64, pre: f64, post: f64, reference: JsValue) -> Result<JsValue, JsValue> {
-    let r: crate::train::ReferenceLosses = from_js("the reference losses", reference, "{ uniform, unigram, bigram }")?;
+    let r = reference_losses(&reference)?;
     for (what, x) in [("pre-LN's loss", pre), ("post-LN's loss", post)] {
         if !x.is_finite() {
             return Err(Error::out_of_range(what, x, "a loss is a finite number of nats").into());

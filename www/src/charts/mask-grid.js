@@ -35,6 +35,18 @@ export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, chang
       });
     }
   }
+  const { rowLabels, colLabels } = axisLabels(n, { cell, gutter });
+  const markers = changed ? markerPlaces(n, { cell, gutter }).map((m, query) => ({ ...m, changed: Boolean(changed[query]) })) : [];
+  const { width, height } = maskGridSize(n, { cell, gutter, markers: Boolean(changed) });
+  return { n, width, height, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
+}
+
+/**
+ * The position labels of a grid of `n` tokens (as maskGridLayout places them): { rowLabels: [{ query,
+ * x, y, text }], colLabels: [{ key, x, y, text }] }. A label's place depends on its position alone,
+ * not on `n`.
+ */
+export function axisLabels(n, { cell = 20, gutter = 20 } = {}) {
   const rowLabels = Array.from({ length: n }, (_, query) => ({
     query,
     x: gutter - 4,
@@ -47,18 +59,16 @@ export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, chang
     y: gutter - 6,
     text: String(key + 1),
   }));
-  const markerX = gutter + n * cell + cell * 0.75;
-  const markers = changed
-    ? changed.map((c, query) => ({
-        query,
-        cx: markerX,
-        cy: gutter + query * cell + cell / 2,
-        r: Math.max(2, cell * 0.3),
-        changed: Boolean(c),
-      }))
-    : [];
-  const { width, height } = maskGridSize(n, { cell, gutter, markers: Boolean(changed) });
-  return { n, width, height, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
+  return { rowLabels, colLabels };
+}
+
+/**
+ * Where the marker of each of `n` outputs goes, in the column after the grid: [{ query, cx, cy, r }].
+ * Only cx depends on `n`.
+ */
+export function markerPlaces(n, { cell = 20, gutter = 20 } = {}) {
+  const cx = gutter + n * cell + cell * 0.75;
+  return Array.from({ length: n }, (_, query) => ({ query, cx, cy: gutter + query * cell + cell / 2, r: Math.max(2, cell * 0.3) }));
 }
 
 /**

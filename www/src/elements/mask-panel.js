@@ -3,13 +3,14 @@
 //
 // Each grid is drawn in a fixed frame, the size of the largest grid (MAX_TOKENS tokens): a grid of
 // n tokens fills its top left corner and a box sized from n (FRAME_CSS) shows just that corner.
-// The SVG's viewBox and size never change, so one step lays out only the labels, the paths and the
-// markers it touched instead of every label of the figure again, and a cell is as large at 3
-// tokens as at 16.
+// The SVG's viewBox and size never change, and neither do its elements: the 16 labels of each axis
+// and the 16 markers are made once, and those past the count are hidden (a class: style, not
+// layout). One step rewrites the cells' paths, moves the marker column and hides or shows a label
+// and a marker; no SVG text is laid out again, and a cell is as large at 3 tokens as at 16.
 
 import { h } from './dom-parts.js';
 import { s } from '../charts/svg.js';
-import { cellPaths, describeRows, maskGridLayout, maskGridSize, positionList } from '../charts/mask-grid.js';
+import { axisLabels, cellPaths, describeRows, markerPlaces, maskGridLayout, maskGridSize, positionList } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
 
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
@@ -19,9 +20,6 @@ export const MAX_TOKENS = 16;
 // labels keep their 11 px.
 const GRID = { cell: 16, gap: 2, gutter: 20 };
 const FRAME = maskGridSize(MAX_TOKENS, { ...GRID, markers: true });
-// A grid's size grows by one cell per token: its size at 0 tokens and its growth per token.
-const BASE = maskGridSize(0, { ...GRID, markers: true });
-const PER_TOKEN = maskGridSize(1, { ...GRID, markers: true }).height - BASE.height;
 
 /** The kinds of cell, one path each, in the order they are drawn. */
 const CELL_KINDS = ['allowed', 'blocked', 'allowed changed-key', 'blocked changed-key'];
@@ -30,18 +28,27 @@ const CELL_KINDS = ['allowed', 'blocked', 'allowed changed-key', 'blocked change
 const LABEL_REST_MS = 150;
 
 /**
- * The frame's styles: the SVG as wide as the panel allows (at most its own width), and a box showing
- * a grid of n tokens in the frame's proportions (maskGridSize's line, as one calc), n from the
- * frame's --_n (set through the CSSOM, which a strict style-src allows; the prerender writes it as a
- * rule).
+ * The frame's styles: the SVG as wide as the panel allows (at most its own width, --_frame). The box
+ * that shows a grid of n tokens gets its width and height from frameBox(n).
  */
 export const FRAME_CSS = `
 .masks .panel { container-type: inline-size; }
-.masks .frame { overflow: hidden; max-width: 100%; --_frame: min(${FRAME.width}px, 100cqi);
-  width: calc(var(--_frame) * (${BASE.width} + ${PER_TOKEN} * var(--_n)) / ${FRAME.width});
-  height: calc(var(--_frame) * (${BASE.height} + ${PER_TOKEN} * var(--_n)) / ${FRAME.width}); }
+.masks .frame .past { visibility: hidden; }
+.masks .frame { overflow: hidden; max-width: 100%; --_frame: min(${FRAME.width}px, 100cqi); }
 .masks .frame svg { display: block; width: var(--_frame); height: auto; max-width: none; }
 `;
+
+/**
+ * The box showing a grid of `n` tokens: its size from maskGridSize, in the frame's proportions, as
+ * the frame's own width and height. They are set through the CSSOM, which a strict style-src allows
+ * (the prerender writes them as a rule), and on the box alone: a custom property set on it would be
+ * inherited by every element of the SVG, and restyling those lays out all its text again.
+ */
+function frameBox(frame, n) {
+  const { width, height } = maskGridSize(n, { ...GRID, markers: true });
+  frame.style.width = `calc(var(--_frame) * ${width} / ${FRAME.width})`;
+  frame.style.height = `calc(var(--_frame) * ${height} / ${FRAME.width})`;
+}
 
 /** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
 export function keepCount(parent, n, make) {
@@ -49,17 +56,28 @@ export function keepCount(parent, n, make) {
   for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
 }
 
+/** Hides the children of `parent` from the `n`th on (class `past`), shows the others. */
+function showFirst(parent, n) {
+  [...parent.children].forEach((child, i) => child.classList.toggle('past', i >= n));
+}
+
 /**
- * One grid (encoder or decoder) whose elements outlive a result. A step of the slider adds or
- * removes a label per axis and a marker, rewrites the cells' paths and a few texts, and moves the
- * marker column; the labels already there stay where they are.
+ * One grid (encoder or decoder) whose elements outlive a result. A step of the slider rewrites the
+ * cells' paths and a few texts, moves the marker column, and shows or hides a label per axis and a
+ * marker; the labels and markers stay where they are.
  */
 function maskPanel(key, title, flag, t) {
   const name = t(key === 'encoder' ? 'masks.encoder' : 'masks.decoder');
-  const cols = s('g', {});
-  const rows = s('g', {});
+  const labels = axisLabels(MAX_TOKENS, GRID);
+  const cols = s('g', {}, ...labels.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text)));
+  const rows = s(
+    'g',
+    {},
+    ...labels.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text)),
+  );
   const cells = s('g', {}, ...CELL_KINDS.map((kind) => s('path', { class: `cell ${kind}` })));
-  const markers = s('g', {});
+  // Each marker keeps its row; the group follows the grid's right edge.
+  const markers = s('g', {}, ...markerPlaces(MAX_TOKENS, GRID).map((m) => s('circle', { class: 'marker', cx: 0, cy: m.cy, r: m.r })));
   const svg = s('svg', { role: 'img', viewBox: `0 0 ${FRAME.width} ${FRAME.height}`, width: FRAME.width, height: FRAME.height }, cols, rows, cells, markers);
   const frame = h('div', { class: 'frame' }, svg);
   const caption = h('p', { class: 'caption' });
@@ -78,34 +96,23 @@ function maskPanel(key, title, flag, t) {
     const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
     const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
     const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
-    frame.style.setProperty('--_n', String(layout.n));
+    frameBox(frame, layout.n);
     // The description repeats every row: written at once the first time (the prerendered page has
     // it), then when the slider rests rather than on each step of a drag.
     const label = () => t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) });
     clearTimeout(labelTimer);
     if (svg.hasAttribute('aria-label')) labelTimer = setTimeout(() => svg.setAttribute('aria-label', label()), LABEL_REST_MS);
     else svg.setAttribute('aria-label', label());
-    keepCount(cols, layout.n, (i) => {
-      const l = layout.colLabels[i];
-      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text);
-    });
-    keepCount(rows, layout.n, (i) => {
-      const l = layout.rowLabels[i];
-      return s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text);
-    });
+    showFirst(cols, layout.n);
+    showFirst(rows, layout.n);
     const paths = cellPaths(layout.cells);
     CELL_KINDS.forEach((kind, i) => {
       const path = cells.children[i];
       if (paths[kind]) path.setAttribute('d', paths[kind]);
       else path.removeAttribute('d');
     });
-    // The marker column follows the grid's right edge; each marker keeps its row.
     markers.setAttribute('transform', `translate(${layout.markers[0]?.cx ?? 0} 0)`);
-    keepCount(markers, layout.markers.length, (i) => {
-      const m = layout.markers[i];
-      return s('circle', { class: 'marker', cx: 0, cy: m.cy, r: m.r });
-    });
-    layout.markers.forEach((m, i) => markers.children[i].setAttribute('class', `marker${m.changed ? ' changed' : ''}`));
+    [...markers.children].forEach((marker, i) => marker.setAttribute('class', i >= layout.n ? 'marker past' : layout.markers[i].changed ? 'marker changed' : 'marker'));
     caption.textContent = captionText;
     outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
     same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
