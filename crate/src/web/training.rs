@@ -35,24 +35,14 @@ impl JsTrainSettings {
     /// Each setting read as it is, so that NaN or an infinity reaches the settings' own checks (JSON
     /// text would have made it null, and the default would have been used in silence).
     fn read(value: &JsValue, expected: &str) -> Result<JsTrainSettings, Error> {
-        let field = |key: &str| js_sys::Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        // A setting left out or null: None.
+        let field = |key: &str| {
+            let v = js_sys::Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+            (!(v.is_undefined() || v.is_null())).then_some(v)
+        };
         let wrong = || Error::parse("the training settings", format!("expected {expected}"));
-        let number = |key: &str| {
-            let v = field(key);
-            if v.is_undefined() || v.is_null() {
-                Ok(None)
-            } else {
-                v.as_f64().map(Some).ok_or_else(wrong)
-            }
-        };
-        let text = |key: &str| {
-            let v = field(key);
-            if v.is_undefined() || v.is_null() {
-                Ok(None)
-            } else {
-                v.as_string().map(Some).ok_or_else(wrong)
-            }
-        };
+        let number = |key: &str| field(key).map(|v| v.as_f64().ok_or_else(wrong)).transpose();
+        let text = |key: &str| field(key).map(|v| v.as_string().ok_or_else(wrong)).transpose();
         Ok(JsTrainSettings {
             steps: number("steps")?,
             seed: number("seed")?,
