@@ -48,26 +48,25 @@ impl From<Error> for JsValue {
     }
 }
 
-/// A list of numbers as JavaScript passes it (an array), each entry as it is: NaN and the
-/// infinities reach the library's own checks, which say what is allowed. Anything else is refused
-/// with "expected {expected}".
-fn numbers(what: &str, value: &JsValue, expected: &str) -> Result<Vec<f64>, Error> {
+/// A JavaScript array read entry by entry with `item`; anything but an array is refused with
+/// "expected {expected}".
+fn list<T>(what: &str, value: &JsValue, expected: &str, item: impl Fn(JsValue) -> Option<T>) -> Result<Vec<T>, Error> {
     let refused = || Error::parse(what, format!("expected {expected}"));
     if !js_sys::Array::is_array(value) {
         return Err(refused());
     }
-    let list: &js_sys::Array = value.unchecked_ref();
-    list.iter().map(|item| item.as_f64().ok_or_else(refused)).collect()
+    value.unchecked_ref::<js_sys::Array>().iter().map(|entry| item(entry).ok_or_else(refused)).collect()
+}
+
+/// A list of numbers as JavaScript passes it (an array), each entry as it is: NaN and the
+/// infinities reach the library's own checks, which say what is allowed.
+fn numbers(what: &str, value: &JsValue, expected: &str) -> Result<Vec<f64>, Error> {
+    list(what, value, expected, |entry| entry.as_f64())
 }
 
 /// A list of rows, each a list of numbers (as [`numbers`]).
 fn rows(what: &str, value: &JsValue, expected: &str) -> Result<Vec<Vec<f64>>, Error> {
-    let refused = || Error::parse(what, format!("expected {expected}"));
-    if !js_sys::Array::is_array(value) {
-        return Err(refused());
-    }
-    let list: &js_sys::Array = value.unchecked_ref();
-    list.iter().map(|row| numbers(what, &row, expected)).collect()
+    list(what, value, expected, |row| numbers(what, &row, expected).ok())
 }
 
 fn floats(what: &str, value: JsValue) -> Result<Vec<f32>, Error> {

@@ -29,7 +29,7 @@ const LABEL_REST_MS = 150;
 
 /**
  * The frame's styles: the SVG as wide as the panel allows (at most its own width, --_frame). The box
- * that shows a grid of n tokens gets its width and height from frameBox(n).
+ * that shows a grid of n tokens gets its width and height from frameBox.
  */
 export const FRAME_CSS = `
 .masks .panel { container-type: inline-size; }
@@ -39,13 +39,12 @@ export const FRAME_CSS = `
 `;
 
 /**
- * The box showing a grid of `n` tokens: its size from maskGridSize, in the frame's proportions, as
+ * The box showing a grid laid out by maskGridLayout: its size, in the frame's proportions, as
  * the frame's own width and height. They are set through the CSSOM, which a strict style-src allows
  * (the prerender writes them as a rule), and on the box alone: a custom property set on it would be
  * inherited by every element of the SVG, and restyling those lays out all its text again.
  */
-function frameBox(frame, n) {
-  const { width, height } = maskGridSize(n, { ...GRID, markers: true });
+function frameBox(frame, { width, height }) {
   frame.style.width = `calc(var(--_frame) * ${width} / ${FRAME.width})`;
   frame.style.height = `calc(var(--_frame) * ${height} / ${FRAME.width})`;
 }
@@ -96,7 +95,7 @@ function maskPanel(key, title, flag, t) {
     const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
     const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
     const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
-    frameBox(frame, layout.n);
+    frameBox(frame, layout);
     // The description repeats every row: written at once the first time (the prerendered page has
     // it), then when the slider rests rather than on each step of a drag.
     const label = () => t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) });
@@ -112,7 +111,8 @@ function maskPanel(key, title, flag, t) {
       else path.removeAttribute('d');
     });
     markers.setAttribute('transform', `translate(${layout.markers[0]?.cx ?? 0} 0)`);
-    [...markers.children].forEach((marker, i) => marker.setAttribute('class', i >= layout.n ? 'marker past' : layout.markers[i].changed ? 'marker changed' : 'marker'));
+    showFirst(markers, layout.n);
+    [...markers.children].forEach((marker, i) => marker.classList.toggle('changed', Boolean(layout.markers[i]?.changed)));
     caption.textContent = captionText;
     outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
     same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
