@@ -21,7 +21,7 @@ test('in French: the texts, the numbers in French, and a number typed with a dec
   await expect(masks.locator('h3')).toHaveText('L\u2019attention d\u2019un encodeur et d\u2019un décodeur');
   await expect(masks.getByLabel('Nombre de tokens', { exact: true })).toHaveValue('3');
   await expect(masks.locator('[data-side="decoder"] .caption')).toHaveText('Décodeur\u202f: 6 paires permises sur 9');
-  await expect(masks.locator('[data-side="decoder"] svg')).toHaveAttribute('aria-label', /^Décodeur.*requête 1\u202f: clé 1; requête 2\u202f: clés 1, 2/);
+  await expect(masks.locator('[data-side="decoder"] svg[role="img"]')).toHaveAttribute('aria-label', /^Décodeur.*requête 1\u202f: clé 1; requête 2\u202f: clés 1, 2/);
   const cost = p.locator('tb-training-cost');
   await expect(cost.getByLabel('N, paramètres')).toHaveValue(await intl(p, 'fr-FR', 123653376));
   await expect(cost.locator('.result .flops')).toHaveText(`6·N·D = ${'2,2'} × 10²⁰ FLOP`);

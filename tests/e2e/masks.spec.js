@@ -80,7 +80,7 @@ test('a count out of range shows the library\u2019s message and the widget keeps
   expect(problems).toEqual([]);
 });
 
-test('after the count grows, every marker stands in the column after the grid', async ({ page }) => {
+test('after the count grows, the box shows n labels, n x n cells and n markers beside them', async ({ page }) => {
   const problems = await openPage(page, '/gallery/masks.html');
   const masks = page.locator('tb-masks').first();
   const slider = masks.getByRole('slider', { name: 'Number of tokens (slider)' });
@@ -89,22 +89,33 @@ test('after the count grows, every marker stands in the column after the grid', 
     await expect(masks.locator('.caption').first()).toHaveText(`Encoder: ${Number(n) ** 2} of ${Number(n) ** 2} pairs allowed`);
     for (const side of ['encoder', 'decoder']) {
       const panel = masks.locator(`[data-side="${side}"]`);
-      // The 16 markers and labels are always there; those past the count are hidden.
-      const boxes = await panel
-        .locator('circle.marker')
-        .evaluateAll((els) => els.filter((el) => getComputedStyle(el).visibility === 'visible').map((el) => el.getBoundingClientRect().left));
-      const labels = await panel
-        .locator('text.axis')
-        .evaluateAll((els) => els.filter((el) => getComputedStyle(el).visibility === 'visible').map((el) => el.textContent));
+      // The whole 16-token drawing is there; the box shows its corner of n tokens and clips the rest.
+      const seen = await panel.locator('.frame').evaluate((frame) => {
+        const box = frame.getBoundingClientRect();
+        const grid = frame.querySelector('.grid').getBoundingClientRect();
+        const inside = (r, area) => r.width > 0 && r.left >= area.left - 0.5 && r.right <= area.right + 0.5 && r.top >= area.top - 0.5 && r.bottom <= area.bottom + 0.5;
+        const markers = [...frame.querySelectorAll('circle.marker')].map((el) => el.getBoundingClientRect()).filter((r) => inside(r, box));
+        return {
+          labels: [...frame.querySelectorAll('text.axis')].filter((el) => inside(el.getBoundingClientRect(), grid) && inside(el.getBoundingClientRect(), box)).map((el) => el.textContent),
+          highlights: [...frame.querySelectorAll('path.cells.changed-key')].filter((el) => getComputedStyle(el).visibility === 'visible').length,
+          markerLefts: markers.map((r) => r.left.toFixed(1)),
+          gridRight: grid.right,
+          cellWidth: (frame.querySelector('.grid svg').getBoundingClientRect().width * 16) / (20 + 16 * 16),
+          gridWidth: grid.width,
+          boxHeight: box.height,
+        };
+      });
       const counted = Array.from({ length: Number(n) }, (_, i) => String(i + 1));
-      expect(labels).toEqual([...counted, ...counted]);
-      const gridRight = await panel.locator('path.cell').evaluateAll((els) => Math.max(...els.map((el) => el.getBoundingClientRect().right)));
-      expect(boxes).toHaveLength(Number(n));
-      // One column: the same x for all, to the right of the last cell, and inside the frame shown.
-      expect(new Set(boxes.map((x) => x.toFixed(1))).size).toBe(1);
-      expect(boxes[0]).toBeGreaterThan(gridRight);
-      const frameRight = await panel.locator('.frame').evaluate((el) => el.getBoundingClientRect().right);
-      expect(boxes[0]).toBeLessThan(frameRight);
+      expect(seen.labels).toEqual([...counted, ...counted]);
+      // One column of the changed token highlighted (the last, by default).
+      expect(seen.highlights).toBe(1);
+      // The box: the gutter and n cells each way.
+      expect(seen.gridWidth).toBeCloseTo((seen.cellWidth * (20 + Number(n) * 16)) / 16, 0);
+      expect(seen.boxHeight).toBeCloseTo(seen.gridWidth, 0);
+      // n markers in one column, to the right of the grid's box.
+      expect(seen.markerLefts).toHaveLength(Number(n));
+      expect(new Set(seen.markerLefts).size).toBe(1);
+      expect(Number(seen.markerLefts[0])).toBeGreaterThan(seen.gridRight);
     }
   }
   expect(problems).toEqual([]);

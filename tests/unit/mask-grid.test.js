@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { axisLabels, cellPaths, describeRows, markerPlaces, maskGridLayout, maskGridSize, positionList } from '../../www/src/charts/mask-grid.js';
+import { axisLabels, cellPaths, describeRows, isCorner, markerPlaces, maskGridLayout, maskGridSize, positionList, regionPath } from '../../www/src/charts/mask-grid.js';
 
 const encoder3 = [
   [true, true, true],
@@ -121,4 +121,31 @@ test("a label's place and a marker's row depend on the position alone, not on th
   const layout = maskGridLayout([[true, false], [true, true]], { ...opts, changed: [true, false] });
   assert.deepEqual(layout.rowLabels, axisLabels(2, opts).rowLabels);
   assert.deepEqual(layout.markers.map(({ changed, ...m }) => m), markerPlaces(2, opts));
+});
+
+test("a grid drawn for more tokens shows a smaller one's pairs only when they are its corner", () => {
+  const causal = (n) => Array.from({ length: n }, (_, q) => Array.from({ length: n }, (_, k) => k <= q));
+  const open = (n) => Array.from({ length: n }, () => Array(n).fill(true));
+  assert.equal(isCorner(causal(3), causal(16)), true);
+  assert.equal(isCorner(causal(16), causal(16)), true);
+  assert.equal(isCorner(open(5), open(16)), true);
+  // The other mask, a grid larger than the drawing, one pair different: drawn again.
+  assert.equal(isCorner(open(3), causal(16)), false);
+  assert.equal(isCorner(causal(5), causal(4)), false);
+  const odd = causal(4);
+  odd[3][1] = false;
+  assert.equal(isCorner(odd, causal(16)), false);
+  assert.equal(isCorner([], causal(2)), true);
+});
+
+test('a kind of cell is a region of whole cells: one rectangle per run in a row', () => {
+  const opts = { cell: 16, gutter: 20 };
+  // 3 x 3 decoder: rows of 1, 2 and 3 allowed keys; the blocked ones are the rest of each row.
+  assert.equal(regionPath(decoder3, true, opts), 'M20 20h16v16h-16zM20 36h32v16h-32zM20 52h48v16h-48z');
+  assert.equal(regionPath(decoder3, false, opts), 'M36 20h32v16h-32zM52 36h16v16h-16z');
+  // One key's column: its allowed cells each on their own.
+  assert.equal(regionPath(decoder3, true, { ...opts, key: 1 }), 'M36 36h16v16h-16zM36 52h16v16h-16z');
+  assert.equal(regionPath(decoder3, false, { ...opts, key: 0 }), '');
+  // Two runs in one row.
+  assert.equal(regionPath([[true, false, true], [true, true, true], [true, true, true]], true, opts).split('M').length - 1, 4);
 });

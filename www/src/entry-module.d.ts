@@ -392,6 +392,7 @@ export type CatalogKey =
   | 'latency.shareTitle'
   | 'latency.shareStage'
   | 'latency.shareTime'
+  | 'latency.shareTooFast'
   | 'latency.shareFlops'
   | 'race.title'
   | 'race.settings'

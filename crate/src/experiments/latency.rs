@@ -130,8 +130,9 @@ pub struct StageTiming {
     pub runs: usize,
     pub attention_ms: f64,
     pub block_ms: f64,
-    /// Median attention time / median block time.
-    pub measured_share: f64,
+    /// Median attention time / median block time; `None` (null in JSON) when the clock saw no time
+    /// pass for the block (a coarse browser clock and a very fast machine).
+    pub measured_share: Option<f64>,
     /// The attention stage's share of the block's FLOPs, from the analytic model (projections and
     /// the full T x T attention term).
     pub flops_share: f64,
@@ -214,7 +215,7 @@ impl StageTimer {
             runs: self.attention.len(),
             attention_ms,
             block_ms,
-            measured_share: if block_ms > 0.0 { attention_ms / block_ms } else { f64::NAN },
+            measured_share: (block_ms > 0.0).then(|| attention_ms / block_ms),
             flops_share: self.flops_share,
         }
     }
@@ -273,5 +274,22 @@ mod tests {
             .to_string()
             .starts_with("sequence length 0 is out of range"));
         assert!(time_attention_share(2048, 2, &now).is_err());
+    }
+
+    #[test]
+    fn a_clock_that_never_moves_gives_no_share_instead_of_nan() {
+        let frozen = || 5.0;
+        let r = time_attention_share(32, 2, &frozen).unwrap();
+        assert_eq!((r.attention_ms, r.block_ms, r.measured_share), (0.0, 0.0, None));
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["measured_share"].is_null(), "{json}");
+        // A clock that moves one unit a call: both parts take one unit, a share of exactly 1.
+        let ticks = std::cell::Cell::new(0.0);
+        let tick = || {
+            ticks.set(ticks.get() + 1.0);
+            ticks.get()
+        };
+        let r = time_attention_share(32, 3, &tick).unwrap();
+        assert_eq!(r.measured_share, Some(1.0));
     }
 }

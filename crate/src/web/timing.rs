@@ -71,7 +71,8 @@ impl AttentionTiming {
         Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
     }
 
-    /// `{ seq_len, runs, attention_ms, block_ms, measured_share, flops_share }` so far.
+    /// `{ seq_len, runs, attention_ms, block_ms, measured_share, flops_share }` so far (measured_share
+    /// null while the block has taken no time the clock can see).
     pub fn result(&self) -> Result<JsValue, JsValue> {
         to_js(&self.timer.result())
     }

@@ -97,6 +97,35 @@ export function cellPaths(cells, r = 2) {
 }
 
 /**
+ * The cells of `allowed` whose value is `want` (and, with `key`, only that key's column), as one
+ * SVG path of whole cells: a rectangle per run of such cells in a row, with no gap between cells
+ * (a pattern of one rounded square per cell fills it, so a 16 x 16 grid stays a few short paths).
+ * '' when there are none.
+ */
+export function regionPath(allowed, want, { cell = 20, gutter = 20, key = null } = {}) {
+  let d = '';
+  allowed.forEach((row, query) => {
+    for (let k = 0; k < row.length; k++) {
+      if (Boolean(row[k]) !== want || (key !== null && k !== key)) continue;
+      let end = k;
+      while (end + 1 < row.length && Boolean(row[end + 1]) === want && key === null) end++;
+      const width = (end - k + 1) * cell;
+      d += `M${gutter + k * cell} ${gutter + query * cell}h${width}v${cell}h${-width}z`;
+      k = end;
+    }
+  });
+  return d;
+}
+
+/**
+ * Whether `allowed` (n x n, as maskGridLayout takes it) is the top left corner of `drawn` (m x m):
+ * a grid drawn for m tokens then shows the pairs of n tokens once clipped to n rows and columns.
+ */
+export function isCorner(allowed, drawn) {
+  return allowed.length <= drawn.length && allowed.every((row, q) => row.length <= drawn[q].length && row.every((ok, k) => ok === Boolean(drawn[q][k])));
+}
+
+/**
  * Positions listed for a sentence: [0, 1, 2, 4] -> "1–3, 5" (counting from 1); [] -> "none"; in the
  * language of `t` (i18n.js; English by default).
  */

@@ -203,7 +203,8 @@ export class TbDepthLatency extends TbElement {
           h('strong', {}, t('latency.shareTitle', { seqLen: formatInteger(r.seq_len, locale) })),
           t('latency.shareStage', { attention: n3(r.attention_ms), block: n3(r.block_ms) }),
           h('br'),
-          t('latency.shareTime', { share: formatPercent(r.measured_share, locale) }),
+          // null: the browser's clock saw no time pass for the block (the crate gives no share).
+          r.measured_share === null ? t('latency.shareTooFast') : t('latency.shareTime', { share: formatPercent(r.measured_share, locale) }),
           h('br'),
           t('latency.shareFlops', { share: formatPercent(r.flops_share, locale) }),
         ),

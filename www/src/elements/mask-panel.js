@@ -1,52 +1,57 @@
 // The two grids of <tb-masks> (encoder and decoder) and the sentence above them, built once and
 // updated in place on every step of the tokens slider.
 //
-// Each grid is drawn in a fixed frame, the size of the largest grid (MAX_TOKENS tokens): a grid of
-// n tokens fills its top left corner and a box sized from n (FRAME_CSS) shows just that corner.
-// The SVG's viewBox and size never change, and neither do its elements: the 16 labels of each axis
-// and the 16 markers are made once, and those past the count are hidden (a class: style, not
-// layout). One step rewrites the cells' paths, moves the marker column and hides or shows a label
-// and a marker; no SVG text is laid out again, and a cell is as large at 3 tokens as at 16.
+// Each grid is drawn once at its largest, MAX_TOKENS tokens: the 16 labels of each axis and the
+// cells of all 256 pairs (a region per kind, filled with a pattern of one rounded square per cell;
+// a key's column highlighted the first time it is the changed one). A grid of n tokens is that
+// drawing's top left corner, shown by a box sized from n (the rest is clipped), and its markers
+// stand in a column of their own beside the box, clipped to the same height. A step of the slider
+// therefore changes no shape: it resizes the box, moves the highlight to the changed token's
+// column (a class on two paths) and colours the markers. Before it keeps the drawing, each step
+// checks that the corner shown is what the wasm returned for n tokens, and draws again from that
+// result if not, so the cells on screen are always the current result's.
 
 import { h } from './dom-parts.js';
 import { s } from '../charts/svg.js';
-import { axisLabels, cellPaths, describeRows, markerPlaces, maskGridLayout, maskGridSize, positionList } from '../charts/mask-grid.js';
+import { axisLabels, cellPaths, describeRows, isCorner, maskGridSize, markerPlaces, positionList, regionPath } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
 
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
 export const MAX_TOKENS = 16;
 
-// Small enough that the largest frame (300 x 276) fits a 360 px phone's panel unscaled, so the
-// labels keep their 11 px.
+// Small enough that the largest grid and its markers (300 x 276) fit a 360 px phone's panel
+// unscaled, so the labels keep their 11 px.
 const GRID = { cell: 16, gap: 2, gutter: 20 };
-const FRAME = maskGridSize(MAX_TOKENS, { ...GRID, markers: true });
-
-/** The kinds of cell, one path each, in the order they are drawn. */
-const CELL_KINDS = ['allowed', 'blocked', 'allowed changed-key', 'blocked changed-key'];
+const FULL = maskGridSize(MAX_TOKENS, GRID); // the drawing: 276 x 276
+const WITH_MARKERS = maskGridSize(MAX_TOKENS, { ...GRID, markers: true }); // 300 x 276
 
 /** Until the slider rests this long (ms), a grid's long spoken description waits. */
 const LABEL_REST_MS = 150;
 
 /**
- * The frame's styles: the SVG as wide as the panel allows (at most its own width, --_frame). The box
- * that shows a grid of n tokens gets its width and height from frameBox.
+ * The frame's styles. --_frame is the width of the largest grid with its markers, as the panel
+ * allows (at most its own width); the drawing and the marker column are scaled from it, and the
+ * box showing n tokens gets its width and height from frameBox.
  */
 export const FRAME_CSS = `
 .masks .panel { container-type: inline-size; }
-.masks .frame .past { visibility: hidden; }
-.masks .frame { overflow: hidden; max-width: 100%; --_frame: min(${FRAME.width}px, 100cqi); }
-.masks .frame svg { display: block; width: var(--_frame); height: auto; max-width: none; }
+.masks .frame { display: flex; align-items: flex-start; overflow: hidden; max-width: 100%; --_frame: min(${WITH_MARKERS.width}px, 100cqi); }
+.masks .frame .grid { overflow: hidden; flex: none; }
+.masks .frame svg { display: block; height: auto; max-width: none; flex: none; }
+.masks .frame .grid svg { width: calc(var(--_frame) * ${FULL.width} / ${WITH_MARKERS.width}); }
+.masks .frame svg.markers { width: calc(var(--_frame) * ${WITH_MARKERS.width - FULL.width} / ${WITH_MARKERS.width}); }
+.masks .cells.changed-key:not(.shown) { visibility: hidden; }
 `;
 
 /**
- * The box showing a grid laid out by maskGridLayout: its size, in the frame's proportions, as
- * the frame's own width and height. They are set through the CSSOM, which a strict style-src allows
- * (the prerender writes them as a rule), and on the box alone: a custom property set on it would be
- * inherited by every element of the SVG, and restyling those lays out all its text again.
+ * The box showing a grid of n tokens: the frame as tall as the grid, the grid's part as wide, in the
+ * drawing's proportions. Set through the CSSOM, which a strict style-src allows (the prerender
+ * writes them as a rule), and on the boxes alone: a custom property set on them would be inherited
+ * by every element of the SVG, and restyling those lays out all its text again.
  */
-function frameBox(frame, { width, height }) {
-  frame.style.width = `calc(var(--_frame) * ${width} / ${FRAME.width})`;
-  frame.style.height = `calc(var(--_frame) * ${height} / ${FRAME.width})`;
+function frameBox(frame, grid, { width, height }) {
+  frame.style.height = `calc(var(--_frame) * ${height} / ${WITH_MARKERS.width})`;
+  grid.style.width = `calc(var(--_frame) * ${width} / ${WITH_MARKERS.width})`;
 }
 
 /** Makes `parent` hold exactly `n` children made by `make(i)`, keeping the first ones it has. */
@@ -55,30 +60,46 @@ export function keepCount(parent, n, make) {
   for (let i = parent.childElementCount; i < n; i++) parent.append(make(i));
 }
 
-/** Hides the children of `parent` from the `n`th on (class `past`), shows the others. */
-function showFirst(parent, n) {
-  [...parent.children].forEach((child, i) => child.classList.toggle('past', i >= n));
-}
-
 /**
- * One grid (encoder or decoder) whose elements outlive a result. A step of the slider rewrites the
- * cells' paths and a few texts, moves the marker column, and shows or hides a label per axis and a
- * marker; the labels and markers stay where they are.
+ * One grid (encoder or decoder) whose elements outlive a result, drawn from `full` (the allowed
+ * pairs of MAX_TOKENS tokens). A step of the slider resizes its box, shows one column's highlight
+ * and colours the markers; the drawing changes only if a result's pairs are not its corner.
  */
-function maskPanel(key, title, flag, t) {
+function maskPanel(key, title, flag, t, full = []) {
   const name = t(key === 'encoder' ? 'masks.encoder' : 'masks.decoder');
   const labels = axisLabels(MAX_TOKENS, GRID);
-  const cols = s('g', {}, ...labels.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text)));
-  const rows = s(
-    'g',
-    {},
-    ...labels.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text)),
+  const cols = labels.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text));
+  const rows = labels.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text));
+  // Each kind of cell is a pattern of one rounded square per cell, filling a region of whole cells.
+  const tile = cellPaths([{ x: GRID.gap / 2, y: GRID.gap / 2, size: GRID.cell - GRID.gap, allowed: true }]).allowed;
+  const pattern = (kind) =>
+    s('pattern', { id: `masks-${key}-${kind.replace(' ', '-')}`, patternUnits: 'userSpaceOnUse', x: GRID.gutter, y: GRID.gutter, width: GRID.cell, height: GRID.cell }, s('path', { class: `cell ${kind}`, d: tile }));
+  const kinds = ['allowed', 'blocked', 'allowed changed-key'];
+  const region = (kind, cls) => s('path', { class: `cells ${cls}`, fill: `url(#masks-${key}-${kind.replace(' ', '-')})` });
+  const allowedCells = region('allowed', 'allowed');
+  const blockedCells = region('blocked', 'blocked');
+  // One highlight per key: the allowed cells of its column, drawn over the others; one is shown.
+  const highlights = Array.from({ length: MAX_TOKENS }, () => region('allowed changed-key', 'changed-key'));
+  const svg = s(
+    'svg',
+    { role: 'img', viewBox: `0 0 ${FULL.width} ${FULL.height}`, width: FULL.width, height: FULL.height },
+    s('defs', {}, ...kinds.map(pattern)),
+    ...cols,
+    ...rows,
+    allowedCells,
+    blockedCells,
+    ...highlights,
   );
-  const cells = s('g', {}, ...CELL_KINDS.map((kind) => s('path', { class: `cell ${kind}` })));
-  // Each marker keeps its row; the group follows the grid's right edge.
-  const markers = s('g', {}, ...markerPlaces(MAX_TOKENS, GRID).map((m) => s('circle', { class: 'marker', cx: 0, cy: m.cy, r: m.r })));
-  const svg = s('svg', { role: 'img', viewBox: `0 0 ${FRAME.width} ${FRAME.height}`, width: FRAME.width, height: FRAME.height }, cols, rows, cells, markers);
-  const frame = h('div', { class: 'frame' }, svg);
+  const places = markerPlaces(MAX_TOKENS, GRID);
+  const markers = places.map((m) => s('circle', { class: 'marker', cx: m.cx, cy: m.cy, r: m.r }));
+  // The marker column, the drawing's right margin (spoken as part of the grid's description).
+  const markerColumn = s(
+    'svg',
+    { class: 'markers', 'aria-hidden': 'true', viewBox: `${FULL.width} 0 ${WITH_MARKERS.width - FULL.width} ${FULL.height}`, width: WITH_MARKERS.width - FULL.width, height: FULL.height },
+    ...markers,
+  );
+  const grid = h('div', { class: 'grid' }, svg);
+  const frame = h('div', { class: 'frame' }, grid, markerColumn);
   const caption = h('p', { class: 'caption' });
   const outputs = h('p', { class: 'outputs-changed' });
   const same = h('p', { class: 'same muted' });
@@ -89,30 +110,39 @@ function maskPanel(key, title, flag, t) {
     frame,
     h('figcaption', {}, caption, outputs, same),
   );
+
+  let drawn = []; // the allowed pairs the cells show
+  const draw = (allowed) => {
+    const set = (path, d) => (d ? path.setAttribute('d', d) : path.removeAttribute('d'));
+    set(allowedCells, regionPath(allowed, true, GRID));
+    set(blockedCells, regionPath(allowed, false, GRID));
+    // A column's highlight is drawn the first time its key is the changed one.
+    highlights.forEach((path) => path.removeAttribute('d'));
+    drawn = allowed;
+  };
+  const highlight = (changedKey) => {
+    const path = highlights[changedKey];
+    if (path && !path.hasAttribute('d')) path.setAttribute('d', regionPath(drawn, true, { ...GRID, key: changedKey }));
+    highlights.forEach((p, k) => p.classList.toggle('shown', k === changedKey));
+  };
+  draw(full);
+
   let labelTimer = null;
   const update = (data, changedKey) => {
-    const layout = maskGridLayout(data.allowed, { ...GRID, changed: data.changed, changedKey });
+    const n = data.allowed.length;
+    if (!isCorner(data.allowed, drawn)) draw(data.allowed);
     const changed = data.changed.flatMap((c, i) => (c ? [i] : []));
     const unchanged = data.changed.flatMap((c, i) => (c ? [] : [i]));
-    const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(layout.total, t.locale) });
-    frameBox(frame, layout);
+    const captionText = t('masks.pairs', { name, pairs: formatInteger(data.pairs, t.locale), total: formatInteger(n * n, t.locale) });
+    frameBox(frame, grid, maskGridSize(n, GRID));
     // The description repeats every row: written at once the first time (the prerendered page has
     // it), then when the slider rests rather than on each step of a drag.
     const label = () => t('masks.figure', { caption: captionText, rows: describeRows(data.allowed, t).join('; '), positions: positionList(changed, t) });
     clearTimeout(labelTimer);
     if (svg.hasAttribute('aria-label')) labelTimer = setTimeout(() => svg.setAttribute('aria-label', label()), LABEL_REST_MS);
     else svg.setAttribute('aria-label', label());
-    showFirst(cols, layout.n);
-    showFirst(rows, layout.n);
-    const paths = cellPaths(layout.cells);
-    CELL_KINDS.forEach((kind, i) => {
-      const path = cells.children[i];
-      if (paths[kind]) path.setAttribute('d', paths[kind]);
-      else path.removeAttribute('d');
-    });
-    markers.setAttribute('transform', `translate(${layout.markers[0]?.cx ?? 0} 0)`);
-    showFirst(markers, layout.n);
-    [...markers.children].forEach((marker, i) => marker.classList.toggle('changed', Boolean(layout.markers[i]?.changed)));
+    highlight(changedKey);
+    markers.forEach((marker, q) => marker.classList.toggle('changed', q < n && Boolean(data.changed[q])));
     caption.textContent = captionText;
     outputs.textContent = t('masks.changed', { positions: positionList(changed, t) });
     same.textContent = unchanged.length ? t('masks.unchanged', { positions: positionList(unchanged, t) }) : '';
@@ -122,13 +152,14 @@ function maskPanel(key, title, flag, t) {
 }
 
 /**
- * The two panels and a sentence, made once; `update(r)` shows one result of example_masks in them
- * and returns their nodes.
+ * The two panels and a sentence, made once and drawn from `full` (example_masks for MAX_TOKENS
+ * tokens; null: from the first result); `update(r)` shows one result of example_masks in them and
+ * returns their nodes.
  */
-export function masksResultView(t) {
+export function masksResultView(t, full = null) {
   const sentence = h('p', { class: 'result' });
-  const encoder = maskPanel('encoder', t('masks.encoderBlock'), t('masks.flagOff'), t);
-  const decoder = maskPanel('decoder', t('masks.decoderBlock'), t('masks.flagOn'), t);
+  const encoder = maskPanel('encoder', t('masks.encoderBlock'), t('masks.flagOff'), t, full?.encoder.allowed);
+  const decoder = maskPanel('decoder', t('masks.decoderBlock'), t('masks.flagOn'), t, full?.decoder.allowed);
   const nodes = [
     sentence,
     h('div', { class: 'panels' }, encoder.figure, decoder.figure),

@@ -51,7 +51,15 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   const slider = h('input', { type: 'range', min: 1, max: MAX_TOKENS, step: 1, value: tokens, 'aria-label': t('masks.slider') });
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion({ t });
-  const showResult = masksResultView(t);
+  // The grids are drawn once at their largest; each count shows a corner of them (mask-panel.js).
+  // Should the largest fail (it does not for a seed the widget accepted), the first result draws them.
+  let full = null;
+  try {
+    full = lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed);
+  } catch {
+    // show() below names the problem, for the count the reader chose
+  }
+  const showResult = masksResultView(t, full);
 
   /** One option per token (those already there are kept: their labels do not depend on the count). */
   function fillPositions() {

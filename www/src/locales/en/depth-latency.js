@@ -18,5 +18,6 @@ export default {
   'latency.shareTitle': 'T = {seqLen}',
   'latency.shareStage': "attention stage {attention} ms of the block's {block} ms",
   'latency.shareTime': 'share of the time: {share}',
+  'latency.shareTooFast': 'share of the time: not measured (the block ran faster than this browser\'s clock can tell)',
   'latency.shareFlops': 'share of the FLOPs: {share}',
 };

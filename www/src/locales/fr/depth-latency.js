@@ -20,5 +20,6 @@ export default {
   'latency.shareTitle': 'T = {seqLen}',
   'latency.shareStage': 'étape d\u2019attention\u202f: {attention} ms sur les {block} ms du bloc',
   'latency.shareTime': 'part du temps\u202f: {share}',
+  'latency.shareTooFast': 'part du temps\u202f: non mesurée (le bloc a tourné plus vite que l\u2019horloge de ce navigateur ne sait le dire)',
   'latency.shareFlops': 'part des FLOP\u202f: {share}',
 };

@@ -17,5 +17,6 @@ export default {
   'latency.shareTitle': 'T = {seqLen}',
   'latency.shareStage': '注意力阶段 {attention} 毫秒，块总计 {block} 毫秒',
   'latency.shareTime': '时间占比：{share}',
+  'latency.shareTooFast': '时间占比：未能测出（块运行得比此浏览器的时钟精度还快）',
   'latency.shareFlops': 'FLOPs 占比：{share}',
 };
