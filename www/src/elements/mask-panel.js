@@ -72,10 +72,11 @@ function maskPanel(key, title, flag, t, full = []) {
   const rows = labels.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text));
   // Each kind of cell is a pattern of one rounded square per cell, filling a region of whole cells.
   const tile = cellPaths([{ x: GRID.gap / 2, y: GRID.gap / 2, size: GRID.cell - GRID.gap, allowed: true }]).allowed;
+  const patternId = (kind) => `masks-${key}-${kind.replace(' ', '-')}`;
   const pattern = (kind) =>
-    s('pattern', { id: `masks-${key}-${kind.replace(' ', '-')}`, patternUnits: 'userSpaceOnUse', x: GRID.gutter, y: GRID.gutter, width: GRID.cell, height: GRID.cell }, s('path', { class: `cell ${kind}`, d: tile }));
+    s('pattern', { id: patternId(kind), patternUnits: 'userSpaceOnUse', x: GRID.gutter, y: GRID.gutter, width: GRID.cell, height: GRID.cell }, s('path', { class: `cell ${kind}`, d: tile }));
   const kinds = ['allowed', 'blocked', 'allowed changed-key'];
-  const region = (kind, cls) => s('path', { class: `cells ${cls}`, fill: `url(#masks-${key}-${kind.replace(' ', '-')})` });
+  const region = (kind, cls) => s('path', { class: `cells ${cls}`, fill: `url(#${patternId(kind)})` });
   const allowedCells = region('allowed', 'allowed');
   const blockedCells = region('blocked', 'blocked');
   // One highlight per key: the allowed cells of its column, drawn over the others; one is shown.

@@ -36,11 +36,25 @@ ${FRAME_CSS}`;
 export const masksSheet = sheet(MASKS_CSS);
 
 /**
+ * example_masks for MAX_TOKENS tokens, from which the grids are drawn once (each count shows a
+ * corner of them, mask-panel.js); null if the library refuses the seed (then the first result
+ * draws them, and show() names the problem).
+ */
+function largestMasks(lib, seed) {
+  try {
+    return lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The whole interactive view: a tokens control, the position to change, and both grids.
  * `n` tokens, `position` counted from 0 (null: the last token), `ids` the token ids the wasm uses
- * (for the option labels; from example_defaults().masks.ids).
+ * (for the option labels; from example_defaults().masks.ids), `full` the result the grids are drawn
+ * from (largestMasks).
  */
-export function masksView({ uid, lib, n, position = null, seed, ids = [], t = translator('en') }) {
+export function masksView({ uid, lib, n, position = null, seed, ids = [], t = translator('en'), full = largestMasks(lib, seed) }) {
   let tokens = n;
   // The position the reader chose (null: the last token, whatever the count). Fewer tokens show the
   // last one they have, and the choice comes back with the count.
@@ -51,14 +65,6 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   const slider = h('input', { type: 'range', min: 1, max: MAX_TOKENS, step: 1, value: tokens, 'aria-label': t('masks.slider') });
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion({ t });
-  // The grids are drawn once at their largest; each count shows a corner of them (mask-panel.js).
-  // Should the largest fail (it does not for a seed the widget accepted), the first result draws them.
-  let full = null;
-  try {
-    full = lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed);
-  } catch {
-    // show() below names the problem, for the count the reader chose
-  }
   const showResult = masksResultView(t, full);
 
   /** One option per token (those already there are kept: their labels do not depend on the count). */
@@ -121,14 +127,18 @@ class TbMasks extends TbElement {
     const defaults = lib.example_defaults();
     // Each attribute is checked on its own, so a bad one is named once and only it falls back.
     let seed = this.wholeAttr('seed', defaults.seed);
-    const seedOk = this.attempt(() => (lib.example_masks(1, 0, seed), true), () => false);
-    if (!seedOk) seed = defaults.seed;
+    // The seed is checked by the call the grids are drawn from.
+    let full = this.attempt(() => lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed), () => null);
+    if (full === null) {
+      seed = defaults.seed;
+      full = largestMasks(lib, seed);
+    }
     let n = this.wholeAttr('tokens', DEFAULT_TOKENS);
     const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
     if (!ok) n = DEFAULT_TOKENS;
     this.shadowRoot.replaceChildren(
       h('h3', {}, this.t('masks.title')),
-      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids, t: this.t }),
+      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids, t: this.t, full }),
     );
   }
 }
