@@ -1,11 +1,12 @@
-// The static module graph of the lesson page's script, for the preload links in www/index.html
-// (tests/unit/preload.test.js checks they match; run this to print them after adding a module):
+// The static module graph of the lesson page's script, for the preload links in www/index.html and
+// its French edition www/fr/index.html (tests/unit/preload.test.js checks they match):
 //
-//   node scripts/module-graph.mjs
+//   node scripts/module-graph.mjs            print them
+//   node scripts/module-graph.mjs --write    write them into both pages, in place of the old ones
 //
 // Imports are found by a plain pattern over the source (our modules import with string literals only).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,4 +41,25 @@ export function preloadLinks() {
   ];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(preloadLinks().map((l) => `  ${l}`).join('\n'));
+/** The pages that carry the links, and how each writes a path (the French edition is a folder down). */
+export const PAGES = [
+  { page: 'index.html', href: (l) => l },
+  { page: 'fr/index.html', href: (l) => l.replace('href="', 'href="../') },
+];
+
+/** `html` with its run of preload links replaced by `links`, one a line, indented as the first was. */
+export function withPreloadLinks(html, links) {
+  const run = /^([ \t]*)<link rel="(?:module)?preload"[^>]*>(?:\n[ \t]*<link rel="(?:module)?preload"[^>]*>)*$/m.exec(html);
+  if (!run) throw new Error('no preload links to replace');
+  return html.slice(0, run.index) + links.map((l) => `${run[1]}${l}`).join('\n') + html.slice(run.index + run[0].length);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--write')) {
+    for (const { page, href } of PAGES) {
+      const path = resolve(WWW, page);
+      writeFileSync(path, withPreloadLinks(readFileSync(path, 'utf8'), preloadLinks().map(href)));
+      console.log(`module-graph: ${preloadLinks().length} links in www/${page}`);
+    }
+  } else console.log(preloadLinks().map((l) => `  ${l}`).join('\n'));
+}

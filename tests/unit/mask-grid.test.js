@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { axisLabels, cellPaths, describeRows, isCorner, markerPlaces, maskGridLayout, maskGridSize, positionList, regionPath } from '../../www/src/charts/mask-grid.js';
+import { axisLabels, describeRows, isCorner, markerPlaces, maskGridSize, positionList, regionPath, roundedSquare } from '../../www/src/charts/mask-grid.js';
 
 const encoder3 = [
   [true, true, true],
@@ -14,61 +14,40 @@ const decoder3 = [
   [true, true, true],
 ];
 
-test('3 tokens: the encoder grid has 9 of 9 pairs allowed, the decoder 6', () => {
-  const enc = maskGridLayout(encoder3);
-  const dec = maskGridLayout(decoder3);
-  assert.equal(enc.total, 9);
-  assert.equal(enc.allowedCount, 9);
-  assert.equal(dec.total, 9);
-  assert.equal(dec.allowedCount, 6);
-  assert.deepEqual(
-    dec.cells.filter((c) => c.allowed).map((c) => [c.query, c.key]),
-    [
-      [0, 0],
-      [1, 0],
-      [1, 1],
-      [2, 0],
-      [2, 1],
-      [2, 2],
-    ],
-  );
+test('3 tokens: the encoder allows 9 of 9 pairs, the decoder 6, as regions of whole cells', () => {
+  const opts = { cell: 20, gutter: 20 };
+  // Each row of the encoder is one run of 3 allowed cells; nothing is blocked.
+  assert.equal(regionPath(encoder3, true, opts), 'M20 20h60v20h-60zM20 40h60v20h-60zM20 60h60v20h-60z');
+  assert.equal(regionPath(encoder3, false, opts), '');
+  // The decoder's allowed cells cover 1 + 2 + 3 = 6 cells' width, its blocked ones 3.
+  const widths = (d) => [...d.matchAll(/h(\d+)v/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  assert.equal(widths(regionPath(decoder3, true, opts)) / 20, 6);
+  assert.equal(widths(regionPath(decoder3, false, opts)) / 20, 3);
 });
 
-test('cells sit after the gutter, a gap inside each square', () => {
-  const g = maskGridLayout(decoder3, { cell: 20, gap: 2, gutter: 20 });
-  const c = g.cells.find((x) => x.query === 2 && x.key === 1);
-  assert.deepEqual([c.x, c.y, c.size], [41, 61, 18]);
-  assert.equal(g.width, 80);
-  assert.equal(g.height, 80);
-  assert.deepEqual(g.rowLabels[0], { query: 0, x: 16, y: 30, text: '1' });
-  assert.deepEqual(g.colLabels[2], { key: 2, x: 70, y: 14, text: '3' });
-  assert.deepEqual(g.markers, []);
+test("a cell's tile is one closed square with rounded corners", () => {
+  const d = roundedSquare(1, 1, 14);
+  assert.equal(d, 'M3 1h10a2 2 0 0 1 2 2v10a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-10a2 2 0 0 1 2 -2z');
+  assert.equal((d.match(/z/g) ?? []).length, 1);
+  assert.ok(roundedSquare(0, 0, 10, 3).startsWith('M3 0h4a3 3'));
 });
 
-test('changed outputs get markers in a column after the grid; the changed key is flagged', () => {
-  const g = maskGridLayout(decoder3, { cell: 20, gutter: 20, changed: [false, false, true], changedKey: 2 });
-  assert.equal(g.width, 110);
-  assert.deepEqual(
-    g.markers.map((m) => [m.query, m.cx, m.cy, m.changed]),
-    [
-      [0, 95, 30, false],
-      [1, 95, 50, false],
-      [2, 95, 70, true],
-    ],
-  );
-  assert.deepEqual(
-    g.cells.filter((c) => c.changedKey).map((c) => [c.query, c.key]),
-    [
-      [0, 2],
-      [1, 2],
-      [2, 2],
-    ],
-  );
+test('labels sit in the gutter, counting from 1', () => {
+  const { rowLabels, colLabels } = axisLabels(3, { cell: 20, gutter: 20 });
+  assert.deepEqual(rowLabels[0], { query: 0, x: 16, y: 30, text: '1' });
+  assert.deepEqual(colLabels[2], { key: 2, x: 70, y: 14, text: '3' });
+  assert.deepEqual(axisLabels(0), { rowLabels: [], colLabels: [] });
 });
 
-test('a grid must be square', () => {
-  assert.throws(() => maskGridLayout([[true, true]]), RangeError);
-  assert.equal(maskGridLayout([]).total, 0);
+test('the markers stand in a column after the grid, one a row', () => {
+  assert.deepEqual(
+    markerPlaces(3, { cell: 20, gutter: 20 }).map((m) => [m.query, m.cx, m.cy]),
+    [
+      [0, 95, 30],
+      [1, 95, 50],
+      [2, 95, 70],
+    ],
+  );
 });
 
 test('positionList counts from 1 and joins runs', () => {
@@ -82,19 +61,6 @@ test('positionList counts from 1 and joins runs', () => {
 
 test('describeRows says which keys each query may use', () => {
   assert.deepEqual(describeRows(decoder3), ['query 1: key 1', 'query 2: keys 1, 2', 'query 3: keys 1–3']);
-});
-
-test('the cells become one path per kind, a closed rounded square per cell', () => {
-  const g = maskGridLayout(decoder3, { cell: 20, gap: 2, gutter: 20, changedKey: 2 });
-  const paths = cellPaths(g.cells);
-  assert.deepEqual(Object.keys(paths).sort(), ['allowed', 'allowed changed-key', 'blocked', 'blocked changed-key']);
-  const squares = (d) => (d.match(/z/g) ?? []).length;
-  // 3 x 3 decoder: 6 allowed pairs (one of them in the changed key's column, query 3), 3 blocked.
-  assert.equal(squares(paths.allowed) + squares(paths['allowed changed-key']), 6);
-  assert.equal(squares(paths['allowed changed-key']), 1);
-  assert.equal(squares(paths.blocked) + squares(paths['blocked changed-key']), 3);
-  const first = g.cells[0];
-  assert.ok(paths.allowed.startsWith(`M${first.x + 2} ${first.y}h${first.size - 4}`), paths.allowed.slice(0, 40));
 });
 
 test("a grid's size: the gutter, n cells, and room for the markers when asked", () => {
@@ -117,10 +83,6 @@ test("a label's place and a marker's row depend on the position alone, not on th
   // Only the column moves: one cell and three quarters after the grid's last one.
   assert.equal(markerPlaces(5, opts)[0].cx, 20 + 5 * 16 + 12);
   assert.equal(markerPlaces(16, opts)[0].cx, 20 + 16 * 16 + 12);
-  // maskGridLayout places them the same way.
-  const layout = maskGridLayout([[true, false], [true, true]], { ...opts, changed: [true, false] });
-  assert.deepEqual(layout.rowLabels, axisLabels(2, opts).rowLabels);
-  assert.deepEqual(layout.markers.map(({ changed, ...m }) => m), markerPlaces(2, opts));
 });
 
 test("a grid drawn for more tokens shows a smaller one's pairs only when they are its corner", () => {

@@ -1,19 +1,24 @@
 // The lesson page asks for its whole module graph and the wasm up front (www/index.html's preload
 // links): the list must be exactly what the script imports, or the page loads a module late (a
-// missing link) or fetches one it never runs (a stale one).
+// missing link) or fetches one it never runs (a stale one). The French edition (www/fr/index.html)
+// asks for the same modules from one folder up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { WWW, preloadLinks } from '../../scripts/module-graph.mjs';
+import { PAGES, WWW, preloadLinks, withPreloadLinks } from '../../scripts/module-graph.mjs';
 
-test('www/index.html preloads exactly the modules its script imports, the glue and the wasm', () => {
-  const html = readFileSync(`${WWW}index.html`, 'utf8');
-  const found = [...html.matchAll(/<link rel="(?:module)?preload"[^>]*>/g)].map((m) => m[0]);
-  assert.deepEqual(found, preloadLinks(), 'regenerate the links with: node scripts/module-graph.mjs');
-});
+const linksIn = (html) => [...html.matchAll(/<link rel="(?:module)?preload"[^>]*>/g)].map((m) => m[0]);
 
-test('www/fr/index.html, the French edition, preloads the same modules from one folder up', () => {
-  const html = readFileSync(`${WWW}fr/index.html`, 'utf8');
-  const found = [...html.matchAll(/<link rel="(?:module)?preload"[^>]*>/g)].map((m) => m[0]);
-  assert.deepEqual(found, preloadLinks().map((l) => l.replace('href="', 'href="../')), 'regenerate the links in both pages');
+for (const { page, href } of PAGES) {
+  test(`www/${page} preloads exactly the modules its script imports, the glue and the wasm`, () => {
+    const html = readFileSync(`${WWW}${page}`, 'utf8');
+    assert.deepEqual(linksIn(html), preloadLinks().map(href), 'regenerate the links with: node scripts/module-graph.mjs --write');
+  });
+}
+
+test('--write replaces the run of links, in its indentation, and nothing else', () => {
+  const html = '<head>\n  <title>x</title>\n  <link rel="modulepreload" href="a.js">\n  <link rel="preload" href="b.wasm" as="fetch">\n  <script src="c.js"></script>\n</head>';
+  const out = withPreloadLinks(html, ['<link rel="modulepreload" href="d.js">']);
+  assert.equal(out, '<head>\n  <title>x</title>\n  <link rel="modulepreload" href="d.js">\n  <script src="c.js"></script>\n</head>');
+  assert.throws(() => withPreloadLinks('<head></head>', []), /no preload links/);
 });

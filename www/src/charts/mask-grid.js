@@ -1,50 +1,13 @@
 // Attention-mask grid layout: which (query, key) pairs a block may use, as square cells, rows for
 // queries and columns for keys, plus a marker column for the outputs that changed. Pure (no DOM):
-// unit-tested in Node. `allowed[query][key]` is what the wasm returns (example_masks).
+// unit-tested in Node. `allowed[query][key]` is what the wasm returns (example_masks); a grid of
+// `cell` px squares starts after a `gutter` of room for the position labels, which count from 1.
 
-/**
- * Cells for `allowed` (a square list of lists of booleans).
- * Options: `cell` (size of a square), `gap` (space inside it), `gutter` (room on the left and top for
- * the position labels), `changed` (one boolean per output, drawn as a marker after the grid) and
- * `changedKey` (the key column of the token that changed, highlighted).
- * Returns { n, width, height, total, allowedCount, cells: [{ query, key, x, y, size, allowed,
- *   changedKey }], rowLabels: [{ query, x, y, text }], colLabels: [{ key, x, y, text }],
- *   markers: [{ query, cx, cy, r, changed }] }. Labels count from 1, as the lesson does.
- */
 import { translator } from '../i18n.js';
 
-export function maskGridLayout(allowed, { cell = 20, gap = 2, gutter = 20, changed = null, changedKey = null } = {}) {
-  const n = allowed.length;
-  if (allowed.some((row) => !Array.isArray(row) || row.length !== n)) {
-    throw new RangeError('a mask grid needs a square list of rows');
-  }
-  const cells = [];
-  let allowedCount = 0;
-  for (let query = 0; query < n; query++) {
-    for (let key = 0; key < n; key++) {
-      const ok = Boolean(allowed[query][key]);
-      if (ok) allowedCount++;
-      cells.push({
-        query,
-        key,
-        x: gutter + key * cell + gap / 2,
-        y: gutter + query * cell + gap / 2,
-        size: cell - gap,
-        allowed: ok,
-        changedKey: key === changedKey,
-      });
-    }
-  }
-  const { rowLabels, colLabels } = axisLabels(n, { cell, gutter });
-  const markers = changed ? markerPlaces(n, { cell, gutter }).map((m, query) => ({ ...m, changed: Boolean(changed[query]) })) : [];
-  const { width, height } = maskGridSize(n, { cell, gutter, markers: Boolean(changed) });
-  return { n, width, height, total: n * n, allowedCount, cells, rowLabels, colLabels, markers };
-}
-
 /**
- * The position labels of a grid of `n` tokens (as maskGridLayout places them): { rowLabels: [{ query,
- * x, y, text }], colLabels: [{ key, x, y, text }] }. A label's place depends on its position alone,
- * not on `n`.
+ * The position labels of a grid of `n` tokens: { rowLabels: [{ query, x, y, text }], colLabels:
+ * [{ key, x, y, text }] }. A label's place depends on its position alone, not on `n`.
  */
 export function axisLabels(n, { cell = 20, gutter = 20 } = {}) {
   const rowLabels = Array.from({ length: n }, (_, query) => ({
@@ -72,28 +35,20 @@ export function markerPlaces(n, { cell = 20, gutter = 20 } = {}) {
 }
 
 /**
- * The size of a grid of `n` tokens (with `gutter` and `cell` as maskGridLayout takes them; `markers`:
- * room for the marker column): { width, height }.
+ * The size of a grid of `n` tokens (`markers`: room for the marker column): { width, height }.
  */
 export function maskGridSize(n, { cell = 20, gutter = 20, markers = false } = {}) {
   return { width: gutter + n * cell + (markers ? cell * 1.5 : 0), height: gutter + n * cell };
 }
 
 /**
- * The cells as one SVG path per kind, so a grid of 16 x 16 is a few elements instead of 256 (the
- * slider redraws it on every step): { "allowed": d, "blocked": d, "allowed changed-key": d, … }, each
- * d a run of rounded squares (corner radius `r`). Kinds without cells are left out.
+ * One cell's square as an SVG path: `size` px wide at (x, y), corners rounded with radius `r` (the
+ * tile a region's pattern repeats).
  */
-export function cellPaths(cells, r = 2) {
-  const paths = {};
-  for (const c of cells) {
-    const kind = `${c.allowed ? 'allowed' : 'blocked'}${c.changedKey ? ' changed-key' : ''}`;
-    const side = c.size - 2 * r;
-    const arc = (dx, dy) => `a${r} ${r} 0 0 1 ${dx} ${dy}`;
-    const square = `M${c.x + r} ${c.y}h${side}${arc(r, r)}v${side}${arc(-r, r)}h${-side}${arc(-r, -r)}v${-side}${arc(r, -r)}z`;
-    paths[kind] = (paths[kind] ?? '') + square;
-  }
-  return paths;
+export function roundedSquare(x, y, size, r = 2) {
+  const side = size - 2 * r;
+  const arc = (dx, dy) => `a${r} ${r} 0 0 1 ${dx} ${dy}`;
+  return `M${x + r} ${y}h${side}${arc(r, r)}v${side}${arc(-r, r)}h${-side}${arc(-r, -r)}v${-side}${arc(r, -r)}z`;
 }
 
 /**
@@ -118,7 +73,7 @@ export function regionPath(allowed, want, { cell = 20, gutter = 20, key = null }
 }
 
 /**
- * Whether `allowed` (n x n, as maskGridLayout takes it) is the top left corner of `drawn` (m x m):
+ * Whether `allowed` (n x n) is the top left corner of `drawn` (m x m):
  * a grid drawn for m tokens then shows the pairs of n tokens once clipped to n rows and columns.
  */
 export function isCorner(allowed, drawn) {

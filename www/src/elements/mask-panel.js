@@ -13,7 +13,7 @@
 
 import { h } from './dom-parts.js';
 import { s } from '../charts/svg.js';
-import { axisLabels, cellPaths, describeRows, isCorner, maskGridSize, markerPlaces, positionList, regionPath } from '../charts/mask-grid.js';
+import { axisLabels, describeRows, isCorner, maskGridSize, markerPlaces, positionList, regionPath, roundedSquare } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
 
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
@@ -71,7 +71,7 @@ function maskPanel(key, title, flag, t, full = []) {
   const cols = labels.colLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'middle' }, l.text));
   const rows = labels.rowLabels.map((l) => s('text', { class: 'axis', x: l.x, y: l.y, 'text-anchor': 'end', 'dominant-baseline': 'middle' }, l.text));
   // Each kind of cell is a pattern of one rounded square per cell, filling a region of whole cells.
-  const tile = cellPaths([{ x: GRID.gap / 2, y: GRID.gap / 2, size: GRID.cell - GRID.gap, allowed: true }]).allowed;
+  const tile = roundedSquare(GRID.gap / 2, GRID.gap / 2, GRID.cell - GRID.gap);
   const patternId = (kind) => `masks-${key}-${kind.replace(' ', '-')}`;
   const pattern = (kind) =>
     s('pattern', { id: patternId(kind), patternUnits: 'userSpaceOnUse', x: GRID.gutter, y: GRID.gutter, width: GRID.cell, height: GRID.cell }, s('path', { class: `cell ${kind}`, d: tile }));

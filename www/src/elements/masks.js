@@ -8,6 +8,7 @@
 import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { FRAME_CSS, MAX_TOKENS, keepCount, masksResultView } from './mask-panel.js';
+import { masksResults } from './masks-results.js';
 import { translator } from '../i18n.js';
 
 const DEFAULT_TOKENS = 5;
@@ -66,6 +67,10 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion({ t });
   const showResult = masksResultView(t, full);
+  const results = masksResults(lib, seed);
+  if (full) results.keep(MAX_TOKENS, MAX_TOKENS - 1, full);
+  /** Every count the slider reaches, at the position it would show: asked for in idle time. */
+  const prefetch = () => results.prefetch(Array.from({ length: MAX_TOKENS }, (_, i) => [i + 1, shownPosition(i + 1)]));
 
   /** One option per token (those already there are kept: their labels do not depend on the count). */
   function fillPositions() {
@@ -78,7 +83,7 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   function show(count = tokens) {
     if (!Number.isFinite(count)) return region.fail(t('masks.typeWhole'));
     region.show(
-      () => lib.example_masks(count, shownPosition(count), seed),
+      () => results.get(count, shownPosition(count)),
       (result) => {
         if (count !== tokens) {
           tokens = count;
@@ -101,10 +106,12 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   select.addEventListener('change', () => {
     chosen = Number(select.value);
     show();
+    prefetch();
   });
 
   fillPositions();
   show();
+  prefetch();
   return h(
     'div',
     { class: 'masks' },
