@@ -13,6 +13,7 @@
 
 use crate::cost::forward_flops_per_token;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::TrainableGpt;
 use crate::train::corpus::LESSON_PROSE;
 use crate::train::settings::MAX_STEPS;
@@ -29,6 +30,11 @@ pub const KERNEL_BITS: (u32, u32) = (1_065_980_913, 1_080_859_310);
 
 /// The most runs one call makes (a call should not hold a page for long).
 pub const MAX_REPS: usize = 10_000;
+
+/// What one call to [`Workload::run`] may time, as a message says it.
+pub fn allowed_repetitions() -> Phrase {
+    Phrase::of(messages::TIME_RUNS).count("max", MAX_REPS)
+}
 
 enum Kind {
     /// ids and targets [1, T]
@@ -109,7 +115,7 @@ impl Workload {
     /// optimised away).
     pub fn run(&mut self, reps: usize) -> Result<f32> {
         if reps == 0 || reps > MAX_REPS {
-            return Err(Error::out_of_range("repetitions", reps, format!("from 1 to {MAX_REPS}")));
+            return Err(Error::out_of_range("repetitions", reps, allowed_repetitions()));
         }
         let mut loss = 0.0;
         for _ in 0..reps {

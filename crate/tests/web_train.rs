@@ -226,3 +226,11 @@ fn the_kernels_give_the_same_bits_as_natively() {
     let steps = Workload::new("train-step").unwrap().run(3.0).unwrap();
     assert_eq!((forward.to_bits(), steps.to_bits()), KERNEL_BITS, "{forward} {steps}");
 }
+
+#[wasm_bindgen_test]
+fn a_benchmark_workload_names_its_own_limit() {
+    // The benchmark times up to 10,000 runs, the lesson's timers 1,000: each message says its own.
+    let mut w = Workload::new("forward-5").unwrap();
+    assert_eq!(message(w.run(0.0).err().unwrap()), "repetitions 0 is out of range: time 1 to 10,000 runs");
+    assert_eq!(message(w.run(1e12).err().unwrap()), "repetitions 1e12 is out of range: time 1 to 10,000 runs");
+}

@@ -18,6 +18,7 @@ use crate::config::ModelConfig;
 use crate::cost::forward_flops_per_token;
 use crate::count::count_params;
 use crate::error::{Error, Result};
+use crate::messages::{self, Phrase};
 use crate::nn::attention::attention_forward;
 use crate::nn::block::{block_forward, BlockShape};
 use crate::nn::linear::linear_forward;
@@ -39,9 +40,14 @@ pub const STAGE_SEQ_LENS: [usize; 4] = [32, 64, 128, 256];
 pub const MAX_STAGE_SEQ_LEN: usize = 1_024;
 const STAGE_WIDTH: usize = 64;
 
+/// What one call may time, as a message says it.
+pub fn allowed_repetitions() -> Phrase {
+    Phrase::of(messages::TIME_RUNS).count("max", MAX_REPS)
+}
+
 fn check_reps(reps: usize) -> Result<()> {
     if reps == 0 || reps > MAX_REPS {
-        return Err(Error::out_of_range("repetitions", reps, crate::train::settings::allowed("repetitions")));
+        return Err(Error::out_of_range("repetitions", reps, allowed_repetitions()));
     }
     Ok(())
 }

@@ -67,8 +67,8 @@ impl Default for TrainSettings {
     }
 }
 
-/// What a count setting (of training, or of an experiment) allows, as a message says it, also for a
-/// value too large to check against the others.
+/// What a training setting that is a count allows, as a message says it, also for a value too large
+/// to check against the others.
 pub fn allowed(what: &str) -> Phrase {
     match what {
         "steps" => Phrase::of(messages::TRAIN_STEPS).count("max", MAX_STEPS),
@@ -77,7 +77,6 @@ pub fn allowed(what: &str) -> Phrase {
         "heads" => Phrase::of(messages::GIVE_HEADS).count("max", WIDTHS.1),
         "batch" => Phrase::of(messages::GIVE_WINDOWS).count("max", MAX_BATCH),
         "warmup" => Phrase::of(messages::P_WARMUP),
-        "repetitions" => Phrase::of(messages::TIME_RUNS).count("max", crate::experiments::latency::MAX_REPS),
         _ => Phrase::of(messages::P_FAR_PAST_SETTINGS),
     }
 }

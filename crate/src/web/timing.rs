@@ -3,7 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{amount, to_js, whole};
+use super::{amount, count_within, to_js, whole};
+use crate::experiments::latency::allowed_repetitions;
 
 /// The page's clock in milliseconds: `performance.now()` (a window's or a worker's), else `Date.now()`.
 pub(super) fn now_ms() -> f64 {
@@ -34,7 +35,7 @@ impl DepthLatency {
 
     /// Time `reps` more runs of one token through the stack (1 to 1,000).
     pub fn run(&mut self, reps: f64) -> Result<(), JsValue> {
-        Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
+        Ok(self.timer.run(count_within("repetitions", reps, allowed_repetitions)?, &now_ms)?)
     }
 
     /// `{ layers, width, block_params, runs, median_ms }` of the runs so far.
@@ -68,7 +69,7 @@ impl AttentionTiming {
 
     /// Take `reps` more timings (1 to 1,000).
     pub fn run(&mut self, reps: f64) -> Result<(), JsValue> {
-        Ok(self.timer.run(amount("repetitions", reps)?, &now_ms)?)
+        Ok(self.timer.run(count_within("repetitions", reps, allowed_repetitions)?, &now_ms)?)
     }
 
     /// `{ seq_len, runs, attention_ms, block_ms, measured_share, flops_share }` so far (measured_share
@@ -99,7 +100,7 @@ impl Workload {
 
     /// Run it `reps` times (1 to 10,000); returns the last loss.
     pub fn run(&mut self, reps: f64) -> Result<f32, JsValue> {
-        Ok(self.inner.run(amount("repetitions", reps)?)?)
+        Ok(self.inner.run(count_within("repetitions", reps, crate::bench::allowed_repetitions)?)?)
     }
 
     /// `{ name, tokens, flops }` of one run.
