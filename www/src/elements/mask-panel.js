@@ -30,11 +30,13 @@ const LABEL_REST_MS = 150;
 
 /**
  * The frame's styles. --_frame is the width of the largest grid with its markers, as the panel
- * allows (at most its own width); the drawing and the marker column are scaled from it, and the
- * box showing n tokens gets its width and height from frameBox.
+ * allows (at most its own width, read from the frame's wrapper: a container of its own, not the
+ * panel, since a container's styles are looked at again whenever anything in it is laid out, the
+ * captions' new texts included: 0.6 ms a step); the drawing and the marker column are scaled from
+ * it, and the box showing n tokens gets its width and height from frameBox.
  */
 export const FRAME_CSS = `
-.masks .panel { container-type: inline-size; }
+.masks .frame-wrap { container-type: inline-size; }
 .masks .frame { display: flex; align-items: flex-start; overflow: hidden; max-width: 100%; --_frame: min(${WITH_MARKERS.width}px, 100cqi); }
 .masks .frame .grid { overflow: hidden; flex: none; }
 .masks .frame svg { display: block; height: auto; max-width: none; flex: none; }
@@ -101,6 +103,8 @@ function maskPanel(key, title, flag, t, full = []) {
   );
   const grid = h('div', { class: 'grid' }, svg);
   const frame = h('div', { class: 'frame' }, grid, markerColumn);
+  // The container the frame is sized from (FRAME_CSS): the panel's width, without the captions.
+  const frameWrap = h('div', { class: 'frame-wrap' }, frame);
   const caption = h('p', { class: 'caption' });
   const outputs = h('p', { class: 'outputs-changed' });
   const same = h('p', { class: 'same muted' });
@@ -108,7 +112,7 @@ function maskPanel(key, title, flag, t, full = []) {
     'figure',
     { class: 'panel', dataset: { side: key } },
     h('h4', {}, title, ' ', h('span', { class: 'muted' }, flag)),
-    frame,
+    frameWrap,
     h('figcaption', {}, caption, outputs, same),
   );
 
