@@ -28,9 +28,12 @@ const SHIPPED = {
 };
 const loading = new Map(); // locale -> promise of its catalog being in `catalogs`
 
+/** What loadLanguage gives for a language with nothing to fetch: one promise, so it is seen settled. */
+const HERE = Promise.resolve();
+
 /** Make sure `locale`'s catalog is here (a shipped one is imported once); resolves when it is. */
 export function loadLanguage(locale) {
-  if (!SHIPPED[locale]) return Promise.resolve(); // English, or a language the page added
+  if (!SHIPPED[locale]) return HERE; // English, or a language the page added
   if (!loading.has(locale)) {
     loading.set(
       locale,

@@ -19,7 +19,7 @@
 //
 // First renders go screen first: a widget within a screen of the viewport renders as soon as the
 // page has laid it out; the others follow in the background, in document order, a few milliseconds
-// of work per task (firstRenders below), so every widget has rendered long before a reader scrolls
+// of work per task (render-queue.js), so every widget has rendered long before a reader scrolls
 // to it, and a reader's input is never kept waiting behind a page of widgets.
 
 import { fullLibrary, wasm } from '../wasm.js';
@@ -28,90 +28,11 @@ import { themeSheet } from './theme.js';
 import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
 import { CLICKABLE, focusedControl, pathIn, replay } from './takeover.js';
 import { errorText, messageElement } from './dom-parts.js';
+import { START, firstRenders, hasSettled, inTurn } from './render-queue.js';
 
 export { chartLegend, errorText, h, resultRegion, watchWidth } from './dom-parts.js';
 
 let ids = 0;
-
-/** Lets an element render: its first render was held back until firstRenders reached it. */
-const START = Symbol('start');
-
-/**
- * The queue of first renders. Each connected element waits here until it is near the viewport (an
- * IntersectionObserver with a screen's margin) or until the background pass reaches it, whichever
- * comes first. Where the observer does not exist (an old browser, a test DOM) it renders at once.
- * A prerendered element that runs TinyGPT (needsModel) shows its figures already: the background
- * pass takes it last, once every other widget is live, so the whole facade is fetched after the
- * page's first renders, unless it nears the viewport or the reader touches it (focus, pointer or
- * key) before.
- */
-const firstRenders = (() => {
-  const waiting = new Set();
-  let observer = null;
-  let passScheduled = false;
-  const BUDGET_MS = 8; // of first renders per background task
-  const TOUCH = ['focusin', 'pointerdown', 'keydown'];
-
-  const rendering = new Set(); // started, first render not shown yet
-  const start = (el) => {
-    if (!waiting.delete(el)) return;
-    rendering.add(el);
-    el.rendered.then(() => rendering.delete(el));
-    observer?.unobserve(el);
-    for (const type of TOUCH) el.removeEventListener(type, touched, true);
-    el[START]();
-  };
-  function touched(event) {
-    start(event.currentTarget);
-  }
-  const later = (el) => el.prerendered && el.needsModel();
-  const pass = () => {
-    passScheduled = false;
-    const until = performance.now() + BUDGET_MS;
-    // Every other widget first: the whole facade is fetched once they are all live.
-    const rest = [...waiting].filter((el) => !later(el));
-    const others = [...rendering].filter((el) => !later(el));
-    if (!rest.length && others.length) {
-      // (Or 2 s on: a widget taken out of the page before it rendered never will.)
-      Promise.race([Promise.all(others.map((el) => el.rendered)), new Promise((resolve) => setTimeout(resolve, 2000))]).then(schedulePass);
-      return;
-    }
-    for (const el of rest.length ? rest : waiting) {
-      if (performance.now() > until) break;
-      start(el);
-    }
-    if (waiting.size) schedulePass();
-  };
-  const schedulePass = () => {
-    if (passScheduled) return;
-    passScheduled = true;
-    setTimeout(pass, 0);
-  };
-  return {
-    add(el) {
-      if (typeof IntersectionObserver !== 'function') return el[START]();
-      observer ??= new IntersectionObserver(
-        (entries) => {
-          for (const entry of entries) if (entry.isIntersecting) start(entry.target);
-        },
-        { rootMargin: '100% 0px' },
-      );
-      waiting.add(el);
-      observer.observe(el);
-      for (const type of TOUCH) el.addEventListener(type, touched, true);
-      schedulePass();
-    },
-    /** An element waiting here whose attributes changed: its prerendered DOM no longer holds, render now. */
-    changed(el) {
-      if (waiting.has(el) && el.prerendered) start(el);
-    },
-    delete(el) {
-      if (!waiting.delete(el)) return;
-      observer?.unobserve(el);
-      for (const type of TOUCH) el.removeEventListener(type, touched, true);
-    },
-  };
-})();
 
 /**
  * The rendered elements, so a change of language reaches them: a `lang` attribute changed anywhere in
@@ -146,6 +67,7 @@ export class TbElement extends HTMLElement {
   #started = false; // may render: firstRenders reached it
   #released = false; // out of the document past a task: release() ran, the next connection renders
   #held = new Set(); // parts that hear of attribute changes and are released with the element (hold)
+  #generation = 0; // counts the renders asked for, so one queued in turn (inTurn) that is stale does nothing
   #ready;
   /**
    * True while the element works towards what it will show after its render (the experiments'
@@ -274,12 +196,16 @@ export class TbElement extends HTMLElement {
       this.locale = resolveLocale(langOf(this));
       this.t = translator(this.locale);
       speaking.add(this);
+      // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
+      // cannot be fetched leaves English, which is always here.
+      const language = loadLanguage(this.locale);
+      const library = this.needsModel() ? fullLibrary() : wasm;
+      // Both looked at (each is watched from now on): a render that waits for a fetch takes its turn.
+      const waited = !(hasSettled(language) & hasSettled(library));
       let lib;
       try {
-        // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
-        // cannot be fetched leaves English, which is always here.
-        await loadLanguage(this.locale).catch(() => {});
-        lib = await (this.needsModel() ? fullLibrary() : wasm);
+        await language.catch(() => {});
+        lib = await library;
       } catch (err) {
         // A prerendered widget keeps its figures and says what is missing above them.
         const message = messageElement(this.t(this.prerendered ? 'base.libraryFailedPrerendered' : 'base.libraryFailed', { error: err.message }));
@@ -290,26 +216,37 @@ export class TbElement extends HTMLElement {
         this.#signalReady();
         return;
       }
-      if (!this.isConnected || this.#released) return; // removed while the library loaded
-      this.#messages = [];
-      const focus = focusedControl(this.shadowRoot);
-      if (this.prerendered) {
-        this.prerendered = false;
-        this.shadowRoot.replaceChildren(); // its styles' links too; the render builds the same DOM, in this task
-      }
-      try {
-        this.render(lib);
-      } catch (err) {
-        this.warn(errorText(err, this.t));
-      }
-      this.#showMessages();
-      focus?.restore();
-      // What the reader did in the prerendered DOM did nothing then: it does now, in the same order.
-      const actions = this.#actions;
-      this.#actions = [];
-      for (const action of actions) replay(this.shadowRoot, action);
-      this.#signalReady();
+      const generation = ++this.#generation;
+      const render = () => {
+        // Removed while the library loaded or its turn came, or rendered again since: nothing to do.
+        if (!this.isConnected || this.#released || generation !== this.#generation) return;
+        this.#renderWith(lib);
+      };
+      if (waited) inTurn(render);
+      else render();
     });
+  }
+
+  /** The render itself, in one task: the prerendered DOM (if any) replaced, messages, focus, replay. */
+  #renderWith(lib) {
+    this.#messages = [];
+    const focus = focusedControl(this.shadowRoot);
+    if (this.prerendered) {
+      this.prerendered = false;
+      this.shadowRoot.replaceChildren(); // its styles' links too; the render builds the same DOM, in this task
+    }
+    try {
+      this.render(lib);
+    } catch (err) {
+      this.warn(errorText(err, this.t));
+    }
+    this.#showMessages();
+    focus?.restore();
+    // What the reader did in the prerendered DOM did nothing then: it does now, in the same order.
+    const actions = this.#actions;
+    this.#actions = [];
+    for (const action of actions) replay(this.shadowRoot, action);
+    this.#signalReady();
   }
 
   #signalReady() {

@@ -1,0 +1,151 @@
+// When the elements render (base.js): first renders screen first, then the rest in the background,
+// and renders that waited on a fetch in turns, so no task renders a page of widgets at once.
+//
+// - firstRenders: each connected element waits until it nears the viewport or the background pass
+//   reaches it. The pass starts one element at a time and waits for its render before it looks at
+//   the clock, a few milliseconds of renders a task (starting only queues a render: a budget of
+//   starts let one task render every widget, 150 of them, 200 ms on a fast machine).
+// - inTurn: the renders of elements that waited for the library (or a catalog) to arrive, a few
+//   milliseconds of them a task, in the order they asked, instead of all in the task the fetch
+//   settles in.
+
+/** Milliseconds of renders a task, for the background pass and for the renders taken in turns. */
+const BUDGET_MS = 8;
+
+/** Lets an element render: its first render was held back until firstRenders reached it. */
+export const START = Symbol('start');
+
+/** A promise that settles in a task of its own (a message: no timer's clamp). */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+const settled = new WeakSet();
+
+/**
+ * Whether `promise` has settled, as far as this module has seen: awaiting one that has takes no task
+ * of its own. The first time a promise is asked about the answer is no (it is watched from then on).
+ */
+export function hasSettled(promise) {
+  if (settled.has(promise)) return true;
+  const mark = () => settled.add(promise);
+  promise.then(mark, mark);
+  return false;
+}
+
+/** The renders waiting for their turn, oldest first, and whether a pump is taking them. */
+const turns = [];
+let pumping = false;
+
+async function pump() {
+  pumping = true;
+  while (turns.length) {
+    await nextTask();
+    const until = performance.now() + BUDGET_MS;
+    do {
+      try {
+        turns.shift()();
+      } catch (err) {
+        // A render's own errors are shown by the element; this keeps the others' turns coming.
+        console.error(err);
+      }
+    } while (turns.length && performance.now() < until);
+  }
+  pumping = false;
+}
+
+/** Runs `render` (synchronous) in a later task, with others queued the same way, a budget a task. */
+export function inTurn(render) {
+  turns.push(render);
+  if (!pumping) pump();
+}
+
+/**
+ * The queue of first renders. Each connected element waits here until it is near the viewport (an
+ * IntersectionObserver with a screen's margin) or until the background pass reaches it, whichever
+ * comes first. Where the observer does not exist (an old browser, a test DOM) it renders at once.
+ * A prerendered element that runs TinyGPT (needsModel) shows its figures already: the background
+ * pass takes it last, once every other widget is live, so the whole facade is fetched after the
+ * page's first renders, unless it nears the viewport or the reader touches it (focus, pointer or
+ * key) before.
+ */
+export const firstRenders = (() => {
+  const waiting = new Set();
+  let observer = null;
+  let passScheduled = false;
+  let passing = false;
+  const TOUCH = ['focusin', 'pointerdown', 'keydown'];
+
+  const rendering = new Set(); // started, first render not shown yet
+  const start = (el) => {
+    if (!waiting.delete(el)) return;
+    rendering.add(el);
+    el.rendered.then(() => rendering.delete(el));
+    observer?.unobserve(el);
+    for (const type of TOUCH) el.removeEventListener(type, touched, true);
+    el[START]();
+  };
+  function touched(event) {
+    start(event.currentTarget);
+  }
+  const later = (el) => el.prerendered && el.needsModel();
+  const pass = async () => {
+    passScheduled = false;
+    if (passing) return; // the pass under way schedules the next one
+    const until = performance.now() + BUDGET_MS;
+    // Every other widget first: the whole facade is fetched once they are all live.
+    const rest = [...waiting].filter((el) => !later(el));
+    const others = [...rendering].filter((el) => !later(el));
+    if (!rest.length && others.length) {
+      // (Or 2 s on: a widget taken out of the page before it rendered never will.)
+      Promise.race([Promise.all(others.map((el) => el.rendered)), new Promise((resolve) => setTimeout(resolve, 2000))]).then(schedulePass);
+      return;
+    }
+    passing = true;
+    for (const el of rest.length ? rest : [...waiting]) {
+      if (performance.now() > until) break;
+      start(el);
+      // Its render runs in this task's microtasks when the library is here; one that waits for a
+      // fetch renders in turn later (inTurn), and the pass goes on in a task of its own.
+      await Promise.race([el.rendered, nextTask()]);
+    }
+    passing = false;
+    if (waiting.size) schedulePass();
+  };
+  const schedulePass = () => {
+    if (passScheduled) return;
+    passScheduled = true;
+    setTimeout(pass, 0);
+  };
+  return {
+    add(el) {
+      if (typeof IntersectionObserver !== 'function') return el[START]();
+      observer ??= new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) if (entry.isIntersecting) start(entry.target);
+        },
+        { rootMargin: '100% 0px' },
+      );
+      waiting.add(el);
+      observer.observe(el);
+      for (const type of TOUCH) el.addEventListener(type, touched, true);
+      schedulePass();
+    },
+    /** An element waiting here whose attributes changed: its prerendered DOM no longer holds, render now. */
+    changed(el) {
+      if (waiting.has(el) && el.prerendered) start(el);
+    },
+    delete(el) {
+      if (!waiting.delete(el)) return;
+      observer?.unobserve(el);
+      for (const type of TOUCH) el.removeEventListener(type, touched, true);
+    },
+  };
+})();
