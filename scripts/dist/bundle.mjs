@@ -37,15 +37,11 @@ const inlineWasm = {
         contents: `
         import init, * as lib from '../pkg/transformer_block.js';
         import { XzReadableStream } from 'xz-decompress';
-        const PACKED = ${JSON.stringify(packed.base64)};
-        const SIZE = ${packed.size};
         // A task of its own for each 64 KB the decoder writes (it runs on this thread, ~4 ms a
         // chunk at full speed, ~16 ms at 4x throttling): the whole unpacking would be one long task.
-        const nextTask = () => new Promise((resolve) => {
-          const channel = new MessageChannel();
-          channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-          channel.port2.postMessage(0);
-        });
+        import { nextTask } from './elements/render-queue.js';
+        const PACKED = ${JSON.stringify(packed.base64)};
+        const SIZE = ${packed.size};
         // Read chunk by chunk, not through a Response: a Response turns the decoder's own error (a
         // policy that refuses WebAssembly, say) into a bare "Failed to fetch".
         async function inflate() {

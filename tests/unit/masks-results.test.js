@@ -31,15 +31,6 @@ test('a result is asked for once and then read from what is kept', () => {
   assert.equal(lib.calls.length, 2);
 });
 
-test('a result kept from elsewhere is not asked for again', () => {
-  const lib = fakeLibrary();
-  const results = masksResults(lib, 7);
-  const full = { drawn: true };
-  results.keep(16, 15, full);
-  assert.equal(results.get(16, 15), full);
-  assert.deepEqual(lib.calls, []);
-});
-
 test('an error is thrown each time it is asked for, and not kept', () => {
   const lib = fakeLibrary();
   const results = masksResults(lib, 7);

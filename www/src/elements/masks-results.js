@@ -11,8 +11,7 @@ const whenIdle = globalThis.requestIdleCallback
 
 /**
  * `get(count, position)`: example_masks(count, position, seed), asked once (an error is thrown each
- * time, as the call throws it, and not kept). `keep(count, position, result)`: a result already
- * asked for elsewhere (the one the grids are drawn from). `prefetch(pairs)`: asks for the results of those
+ * time, as the call throws it, and not kept). `prefetch(pairs)`: asks for the results of those
  * [count, position] pairs in idle time; a later prefetch replaces the rest of an earlier one.
  */
 export function masksResults(lib, seed) {
@@ -22,7 +21,6 @@ export function masksResults(lib, seed) {
     if (!kept.has(key)) kept.set(key, lib.example_masks(count, position, seed));
     return kept.get(key);
   };
-  const keep = (count, position, result) => kept.set(`${count}:${position}`, result);
   let queue = [];
   let scheduled = false;
   const step = (deadline) => {
@@ -47,5 +45,5 @@ export function masksResults(lib, seed) {
     queue = pairs.filter(([count, position]) => !kept.has(`${count}:${position}`));
     if (queue.length) schedule();
   };
-  return { get, keep, prefetch };
+  return { get, prefetch };
 }

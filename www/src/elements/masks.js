@@ -41,9 +41,9 @@ export const masksSheet = sheet(MASKS_CSS);
  * corner of them, mask-panel.js); null if the library refuses the seed (then the first result
  * draws them, and show() names the problem).
  */
-function largestMasks(lib, seed) {
+function largestMasks(results) {
   try {
-    return lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed);
+    return results.get(MAX_TOKENS, MAX_TOKENS - 1);
   } catch {
     return null;
   }
@@ -52,10 +52,11 @@ function largestMasks(lib, seed) {
 /**
  * The whole interactive view: a tokens control, the position to change, and both grids.
  * `n` tokens, `position` counted from 0 (null: the last token), `ids` the token ids the wasm uses
- * (for the option labels; from example_defaults().masks.ids), `full` the result the grids are drawn
- * from (largestMasks).
+ * (for the option labels; from example_defaults().masks.ids), `results` the seed's kept results
+ * (masks-results.js; the element passes the one it checked its attributes with), `full` the result
+ * the grids are drawn from (largestMasks).
  */
-export function masksView({ uid, lib, n, position = null, seed, ids = [], t = translator('en'), full = largestMasks(lib, seed) }) {
+export function masksView({ uid, lib, n, position = null, seed, ids = [], t = translator('en'), results = masksResults(lib, seed), full = largestMasks(results) }) {
   let tokens = n;
   // The position the reader chose (null: the last token, whatever the count). Fewer tokens show the
   // last one they have, and the choice comes back with the count.
@@ -67,8 +68,6 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   const select = h('select', { id: `${uid}-position` });
   const region = resultRegion({ t });
   const showResult = masksResultView(t, full);
-  const results = masksResults(lib, seed);
-  if (full) results.keep(MAX_TOKENS, MAX_TOKENS - 1, full);
   /** Every count the slider reaches, at the position it would show: asked for in idle time. */
   const prefetch = () => results.prefetch(Array.from({ length: MAX_TOKENS }, (_, i) => [i + 1, shownPosition(i + 1)]));
 
@@ -134,18 +133,21 @@ class TbMasks extends TbElement {
     const defaults = lib.example_defaults();
     // Each attribute is checked on its own, so a bad one is named once and only it falls back.
     let seed = this.wholeAttr('seed', defaults.seed);
+    let results = masksResults(lib, seed);
     // The seed is checked by the call the grids are drawn from.
-    let full = this.attempt(() => lib.example_masks(MAX_TOKENS, MAX_TOKENS - 1, seed), () => null);
+    let full = this.attempt(() => results.get(MAX_TOKENS, MAX_TOKENS - 1), () => null);
     if (full === null) {
       seed = defaults.seed;
-      full = largestMasks(lib, seed);
+      results = masksResults(lib, seed);
+      full = largestMasks(results);
     }
+    // The count is checked by the call its first render shows (kept: the view does not ask again).
     let n = this.wholeAttr('tokens', DEFAULT_TOKENS);
-    const ok = this.attempt(() => (lib.example_masks(n, n - 1 >= 0 ? n - 1 : 0, seed), true), () => false);
+    const ok = this.attempt(() => (results.get(n, Math.max(0, n - 1)), true), () => false);
     if (!ok) n = DEFAULT_TOKENS;
     this.shadowRoot.replaceChildren(
       h('h3', {}, this.t('masks.title')),
-      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids, t: this.t, full }),
+      masksView({ uid: this.uid, lib, n, seed, ids: defaults.masks.ids, t: this.t, results, full }),
     );
   }
 }
