@@ -140,6 +140,36 @@ fn top_k_one_is_greedy_and_every_character_kept_is_plain_sampling() {
     assert_eq!(String::from_utf8(now.stdout).unwrap(), recorded);
 }
 
+/// The output is exactly the prompt and what the model added, then one newline: a space the model
+/// ends on is part of the text (tblock once trimmed every output's end and dropped it).
+#[test]
+fn greedy_sampling_that_ends_on_a_space_keeps_the_space() {
+    let run = |length: usize| {
+        let out = tblock(&[
+            "sample",
+            "--model",
+            "shipped",
+            "--prompt",
+            "the ",
+            "--length",
+            &length.to_string(),
+            "--temperature",
+            "0",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let long = run(60);
+    let added: Vec<char> = long.strip_prefix("the ").unwrap().strip_suffix('\n').unwrap().chars().collect();
+    assert_eq!(added.len(), 60, "{long:?}");
+    // Greedy sampling is a prefix of itself: the first space the model writes ends a shorter run.
+    let space = added.iter().position(|&c| c == ' ').expect("the shipped model writes a space within 60 characters");
+    let short = run(space + 1);
+    let expected: String = added[..=space].iter().collect();
+    assert_eq!(short, format!("the {expected}\n"));
+    assert!(short.ends_with(" \n"), "{short:?}");
+}
+
 #[test]
 fn bad_sampler_settings_say_what_is_allowed() {
     for (flag, value, says) in [

@@ -94,13 +94,13 @@ test('at 360 px the cost chart\u2019s T marker crosses no title or axis label, w
       const root = host.shadowRoot;
       const svg = root.querySelector('svg.cost-chart');
       const box = svg.getBoundingClientRect();
-      const scale = box.height / svg.viewBox.baseVal.height;
-      // The marker's segments (M x,top V bottom …, in the drawing's units), on screen.
+      // The marker's segments (M x,top V bottom …: x in the stretched drawing's 1,000 units across
+      // the plot, y in px), on screen.
       const d = root.querySelector('.cursor-line').getAttribute('d');
       const segments = [...d.matchAll(/M([\d.]+),([\d.]+)V([\d.]+)/g)].map(([, x, y1, y2]) => ({
-        x: box.left + x * scale,
-        top: box.top + y1 * scale,
-        bottom: box.top + y2 * scale,
+        x: box.left + (x / 1000) * box.width,
+        top: box.top + Number(y1),
+        bottom: box.top + Number(y2),
       }));
       if (segments.length !== 2) return [`the marker has ${segments.length} segments: ${d}`];
       // Every text but the crossover's own label (drawn over the marker, with a halo).

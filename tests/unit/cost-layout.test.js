@@ -101,12 +101,18 @@ test('linePath joins the points', () => {
 });
 
 test('the chart layout places the curves, the ticks and the crossover beyond the context', () => {
-  const layout = costChartLayout({ width: 640, curve: GPT2_CURVE });
-  assert.equal(layout.width, 640);
-  assert.deepEqual(layout.x.range, [layout.margin.left, 640 - layout.margin.right]);
+  const layout = costChartLayout({ curve: GPT2_CURVE });
+  // Across: fractions of the plot; the frame gives it its width.
+  assert.deepEqual(layout.x.range, [0, 1]);
   assert.deepEqual(layout.xTicks.map((t) => t.value), [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
-  assert.ok(layout.xTicks.every((t, i, all) => i === 0 || t.x > all[i - 1].x));
+  assert.deepEqual(layout.xTicks.map((t) => t.text).slice(-2), ['512', '1,024']);
+  assert.ok(layout.xTicks.every((t, i, all) => i === 0 || t.at > all[i - 1].at));
+  assert.ok(Math.abs(layout.xTicks.at(-1).at - 1) < 1e-12);
+  // A phone's box shows every other power of two or fewer; a wide one all of them.
+  assert.ok(layout.xTicks.filter((t) => t.from === 0).length <= 6);
+  assert.equal(layout.xTicks.filter((t) => t.from <= 2).length, 11);
   assert.deepEqual(layout.flops.yTicks.map((t) => t.value), [0, 100e6, 200e6, 300e6]);
+  assert.deepEqual(layout.flops.yTicks.map((t) => t.text), ['0', '100 M', '200 M', '300 M']);
   assert.equal(layout.flops.yTicks[0].y, layout.flops.bottom);
   assert.equal(layout.share.yTicks.at(-1).y, layout.share.top);
   assert.ok(layout.share.top > layout.flops.bottom, 'the share panel sits below the FLOPs panel');
@@ -115,23 +121,21 @@ test('the chart layout places the curves, the ticks and the crossover beyond the
   const ys = layout.flops.paths.parameter.split(' ').map((seg) => seg.split(',')[1]);
   assert.equal(new Set(ys).size, 1);
   assert.equal(layout.flops.paths.total.split(' ').length, 3);
-  assert.deepEqual(layout.share.crossover, { seqLen: 4608, within: false, x: 640 - layout.margin.right });
-  // Narrow: fewer ticks, still inside the width.
-  const narrow = costChartLayout({ width: 300, curve: GPT2_CURVE });
-  assert.ok(narrow.xTicks.length < 11);
-  assert.ok(narrow.xTicks.every((t) => t.x >= narrow.margin.left && t.x <= 300 - narrow.margin.right));
+  assert.ok(layout.flops.paths.total.endsWith(`L1000,${layout.flops.paths.total.split(',').at(-1)}`), 'the curve ends at the stretch\u2019s right edge');
+  assert.deepEqual(layout.share.crossover, { seqLen: 4608, within: false, x: 1 });
+  assert.equal(layout.margin.left, 56);
 });
 
 test('a crossover inside the context is marked at its T', () => {
   const curve = { ...GPT2_CURVE, context: 8192, crossover_seq_len: 4608, crossover_within_context: true };
-  const layout = costChartLayout({ width: 640, curve });
+  const layout = costChartLayout({ curve });
   assert.equal(layout.share.crossover.within, true);
-  assert.equal(layout.share.crossover.x, Math.round(layout.x.map(4608) * 10) / 10);
+  assert.equal(layout.share.crossover.x, layout.x.map(4608));
   assert.equal(layout.share.half, (layout.share.top + layout.share.bottom) / 2);
 });
 
 test('the cursor sits at T, with its dots on the values it is given', () => {
-  const layout = costChartLayout({ width: 640, curve: GPT2_CURVE });
+  const layout = costChartLayout({ curve: GPT2_CURVE });
   const cur = cursorLayout(layout, {
     seqLen: 1024,
     total: 285055488,
@@ -139,7 +143,7 @@ test('the cursor sits at T, with its dots on the values it is given', () => {
     attentionFlops: 37748736,
     share: 0.18181818,
   });
-  assert.equal(cur.x, 640 - layout.margin.right);
+  assert.ok(Math.abs(cur.x - 1) < 1e-12);
   assert.deepEqual(cur.spans, [
     { top: layout.flops.top, bottom: layout.flops.bottom },
     { top: layout.share.top, bottom: layout.share.bottom },
@@ -149,6 +153,6 @@ test('the cursor sits at T, with its dots on the values it is given', () => {
   assert.deepEqual(cur.dots.map((d) => d.key), ['total', 'parameter', 'attention', 'share']);
   assert.ok(cur.dots[0].y < cur.dots[1].y && cur.dots[1].y < cur.dots[2].y, 'total above parameter above attention');
   const low = cursorLayout(layout, { seqLen: 1, total: 0, parameterFlops: 0, attentionFlops: 0, share: 0 });
-  assert.equal(low.x, layout.margin.left);
+  assert.equal(low.x, 0);
   assert.equal(low.dots[3].y, layout.share.bottom);
 });

@@ -1,41 +1,64 @@
-// Layout for a chart of one bar per block with two horizontal lines across it (the ablation: each
-// block's loss, the intact loss, the uniform guess), as a pure function of numbers the wasm returned.
-// No DOM, no model arithmetic.
+// Layout for a chart of one slot per block (or per stack), each holding a bar or a group of bars,
+// with horizontal lines across it (the ablation: each block's loss, the intact loss, the uniform
+// guess; the stream: attention's and the feed-forward's shares side by side; the latency: one bar a
+// stack), as a pure function of numbers the wasm returned. No DOM, no model arithmetic. Laid out
+// once for every width in the chart frame's units (charts/frame.js: x a fraction of the plot, y px).
 //
-//   const layout = blockBarsLayout({ width: 560, values: [4.66, 4.25, null, ...], lines: { intact: 1.92, uniform: 3.91 } });
+//   const layout = blockBarsLayout({ values: [4.66, 4.25, null, ...], lines: [{ key: 'intact', value: 1.92, text: 'intact 1.92' }],
+//                                    labels: [['block 0', '0'], …], yText: (v) => v.toFixed(1) });
 //
-// A value that is not there yet (null) gets no bar, only its slot.
+// A value that is not there yet (null) gets no bar, only its slot. Each slot's label is the longest
+// of its wordings that fits the slot in each range (fit.js); the lines' labels sit at the right of
+// the plot from range 1 on and under the chart in a phone's box (frame.js' lineLabelsUnder).
 
 import { linearScale } from './cost-layout.js';
 import { roundTicks } from './loss-layout.js';
+import { fitText, NARROWEST, nudged, textWidth } from './fit.js';
 
-export function blockBarsLayout({ width, values, lines = {}, nice = false }) {
-  const w = Math.max(240, Math.round(width));
-  const margin = { left: 40, right: 84, top: 10, bottom: 34 };
-  const height = 220;
-  const known = [...values, ...Object.values(lines)].filter(Number.isFinite);
-  const max = Math.max(0, ...known);
-  // Losses: whole nats with a quarter to spare. Anything else (`nice`): the first round tick above.
-  const top = nice ? (max > 0 ? roundTicks(0, max * 1.1, 4).filter((t) => t >= max).concat([max * 1.1])[0] : 1) : Math.max(1, Math.ceil(max + 0.25));
-  const y = linearScale([0, top], [height - margin.bottom, margin.top]);
-  const slot = (w - margin.left - margin.right) / Math.max(1, values.length);
-  const barWidth = Math.max(6, Math.min(48, slot * 0.7));
-  const bars = values.map((value, i) => {
-    const cx = margin.left + slot * (i + 0.5);
-    const ready = Number.isFinite(value);
-    const yTop = ready ? round1(y.map(value)) : null;
-    return { index: i, value, ready, cx: round1(cx), x: round1(cx - barWidth / 2), width: round1(barWidth), y: yTop, height: ready ? round1(y.map(0) - yTop) : 0 };
+/** The widest a bar (or a group's bar) gets, as a fraction of the plot. */
+const MAX_BAR = 0.12;
+
+/**
+ * `values`: one number (or null) a slot; or `groups`: an array of numbers (or nulls) a slot, drawn
+ * side by side. `lines`: [{ key, value, text }]. `labels`: a slot's wordings, longest first (and
+ * `sublabels`, a second row under them, likewise). `yText(value)` words a tick. `nice`: an axis
+ * that ends at the first round tick above the tallest value (else whole units with a quarter to
+ * spare, for losses); `least`: the axis reaches at least this.
+ */
+export function blockBarsLayout({ values, groups = null, lines = [], labels = [], sublabels = null, yText = String, nice = false, least = 0, height = 220, top: marginTop = 10 }) {
+  const slots = groups ?? values.map((v) => [v]);
+  const n = Math.max(1, slots.length);
+  const shownLines = lines.filter((l) => Number.isFinite(l.value));
+  const labelRoom = Math.ceil(Math.max(12, ...shownLines.map((l) => 8 + textWidth(l.text))));
+  const margin = { left: 44, right: [12, labelRoom, labelRoom], top: marginTop, bottom: sublabels ? 48 : 34 };
+  const known = [...slots.flat(), ...shownLines.map((l) => l.value)].filter(Number.isFinite);
+  const max = Math.max(least, 0, ...known);
+  const axisTop = nice ? (max > 0 ? roundTicks(0, max * 1.1, 4).filter((t) => t >= max).concat([max * 1.1])[0] : 1) : Math.max(1, Math.ceil(max + 0.25));
+  const y = linearScale([0, axisTop], [height - margin.bottom, margin.top]);
+
+  const slot = 1 / n;
+  const per = slots[0]?.length ?? 1;
+  const barWidth = Math.min(MAX_BAR / per, (0.7 * slot) / per);
+  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
+  const room = (range) => (plotWidth(range) * slot) - 4;
+  const bars = [];
+  const slotsOut = slots.map((group, i) => {
+    const at = slot * (i + 0.5);
+    group.forEach((value, part) => {
+      const ready = Number.isFinite(value);
+      const yTop = ready ? round1(y.map(value)) : null;
+      bars.push({ index: i, part, value, ready, x: at - (per * barWidth) / 2 + part * barWidth, width: barWidth, y: yTop, height: ready ? round1(y.map(0) - yTop) : 0 });
+    });
+    return { index: i, at, labels: labels[i] ? fitText(labels[i], room) : [], sublabels: sublabels?.[i] ? fitText(sublabels[i], room) : [] };
   });
   return {
-    width: w,
     height,
     margin,
     y,
-    yTicks: roundTicks(0, top, 4).map((value) => ({ value, y: round1(y.map(value)) })),
+    yTicks: roundTicks(0, axisTop, 4).map((value) => ({ value, y: round1(y.map(value)), text: yText(value) })),
+    slots: slotsOut,
     bars,
-    lines: Object.entries(lines)
-      .filter(([, v]) => Number.isFinite(v))
-      .map(([key, value]) => ({ key, value, y: round1(y.map(value)) })),
+    lines: nudged(shownLines.map((l) => ({ ...l, y: round1(y.map(l.value)) }))),
   };
 }
 

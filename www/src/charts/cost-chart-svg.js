@@ -1,44 +1,43 @@
-// Draws the cost chart from costChartLayout's coordinates: two panels sharing a log T axis, the
-// curves, the crossover mark and a cursor that moves without redrawing the rest. Colours come from
-// CSS classes (the widget's stylesheet), so dark mode and theming work.
+// Draws the cost chart from costChartLayout's coordinates in a chart frame (frame.js): two panels
+// sharing a log T axis, the curves, the crossover mark and a cursor that moves without redrawing the
+// rest. Colours come from CSS classes (the widget's stylesheet), so dark mode and theming work.
 
 import { s } from './svg.js';
-import { formatSI, formatInteger, formatPercent } from '../format.js';
+import { pct, STRETCH_WIDTH } from './fit.js';
+import { chartFrame, frameSvg, rangeClass, stretched } from './frame.js';
 
 /**
- * Returns { svg, setCursor(cursor) }. `labels` = { flops, share, crossover, axis } (titles, the mark's
- * text and the T axis' title, written by the widget in its language), `ariaLabel` summarises the
- * curves for screen readers; `locale` (format.js) writes the ticks' numbers.
+ * Returns { frame, svg, setCursor(cursor) }: `frame` goes in a box of class "chart"; `svg` is the
+ * plot (a pointer's x over it is a fraction of the T axis). `labels` = { flops, share, crossover,
+ * axis } (titles, the mark's text and the T axis' title, written by the widget in its language);
+ * `ariaLabel` summarises the curves for screen readers. The ticks come worded from the layout.
  */
-export function renderCostChart(layout, { labels, ariaLabel, locale = 'en' }) {
-  const { width, height, margin, xTicks, flops, share } = layout;
-  const right = width - margin.right;
+export function renderCostChart(layout, { labels, ariaLabel }) {
+  const { height, margin, xTicks, flops, share } = layout;
 
   const grid = (panel) =>
     s(
       'g',
       { class: 'grid' },
-      xTicks.map((t) => s('line', { x1: t.x, x2: t.x, y1: panel.top, y2: panel.bottom })),
-      panel.yTicks.map((t) => s('line', { x1: margin.left, x2: right, y1: t.y, y2: t.y })),
+      xTicks.map((t) => s('line', { x1: pct(t.at), x2: pct(t.at), y1: panel.top, y2: panel.bottom, class: rangeClass(t) || null })),
+      panel.yTicks.map((t) => s('line', { x1: 0, x2: '100%', y1: t.y, y2: t.y })),
     );
 
   const xAxis = (panel) =>
     s(
       'g',
       { class: 'axis x-axis' },
-      s('line', { x1: margin.left, x2: right, y1: panel.bottom, y2: panel.bottom }),
-      xTicks.map((t) =>
-        s('text', { x: t.x, y: panel.bottom + 15, 'text-anchor': 'middle' }, formatInteger(t.value, locale)),
-      ),
-      s('text', { class: 'axis-title', x: right, y: panel.bottom + 30, 'text-anchor': 'end' }, labels.axis ?? 'T (tokens, log scale)'),
+      s('line', { x1: 0, x2: '100%', y1: panel.bottom, y2: panel.bottom }),
+      xTicks.map((t) => s('text', { x: pct(t.at), y: panel.bottom + 15, 'text-anchor': 'middle', class: rangeClass(t) || null }, t.text)),
+      s('text', { class: 'axis-title', x: '100%', y: panel.bottom + 30, 'text-anchor': 'end' }, labels.axis ?? 'T (tokens, log scale)'),
     );
 
-  const yAxis = (panel, format) =>
+  const yAxis = (panel) =>
     s(
       'g',
       { class: 'axis y-axis' },
-      s('line', { x1: margin.left, x2: margin.left, y1: panel.top, y2: panel.bottom }),
-      panel.yTicks.map((t) => s('text', { x: margin.left - 6, y: t.y + 4, 'text-anchor': 'end' }, format(t.value))),
+      s('line', { x1: 0, x2: 0, y1: panel.top, y2: panel.bottom }),
+      panel.yTicks.map((t) => s('text', { x: -6, y: t.y + 4, 'text-anchor': 'end' }, t.text)),
     );
 
   const c = share.crossover;
@@ -46,61 +45,57 @@ export function renderCostChart(layout, { labels, ariaLabel, locale = 'en' }) {
     ? s(
         'g',
         { class: 'crossover' },
-        s('line', { x1: c.x, x2: c.x, y1: share.top, y2: share.bottom }),
-        s('circle', { cx: c.x, cy: share.half, r: 4 }),
-        s('text', { x: c.x - 6, y: share.top + 12, 'text-anchor': 'end' }, labels.crossover),
+        s('line', { x1: pct(c.x), x2: pct(c.x), y1: share.top, y2: share.bottom }),
+        s('circle', { cx: pct(c.x), cy: share.half, r: 4 }),
+        s('text', { x: pct(c.x), dx: -6, y: share.top + 12, 'text-anchor': 'end' }, labels.crossover),
       )
     : s(
         'g',
         { class: 'crossover beyond' },
-        s('path', { d: `M${c.x - 10},${share.half - 6} L${c.x},${share.half} L${c.x - 10},${share.half + 6}` }),
-        s('text', { x: c.x - 14, y: share.half - 8, 'text-anchor': 'end' }, labels.crossover),
+        // An arrow at the right edge, drawn in px about a point placed as a fraction.
+        s('svg', { x: '100%', y: share.half, overflow: 'visible', 'aria-hidden': 'true' }, s('path', { d: 'M-10,-6 L0,0 L-10,6' })),
+        s('text', { x: '100%', dx: -14, y: share.half - 8, 'text-anchor': 'end' }, labels.crossover),
       );
 
   const cursorLine = s('path', { class: 'cursor-line' });
-  const dots = ['total', 'parameter', 'attention', 'share'].map((key) =>
-    s('circle', { class: `cursor-dot dot-${key}`, r: 4 }),
-  );
-  const cursor = s('g', { class: 'cursor' }, cursorLine, dots);
+  const dots = ['total', 'parameter', 'attention', 'share'].map((key) => s('circle', { class: `cursor-dot dot-${key}`, r: 4 }));
+  const cursor = s('g', { class: 'cursor' }, stretched(height, cursorLine), dots);
 
   const svg = s(
     'svg',
-    {
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      role: 'img',
-      'aria-label': ariaLabel,
-      class: 'cost-chart',
-    },
-    s('text', { class: 'panel-title', x: 0, y: flops.top - 10 }, labels.flops),
+    frameSvg({ height, className: 'cost-chart', ariaLabel }),
+    s('text', { class: 'panel-title', x: -margin.left, y: flops.top - 10 }, labels.flops),
     grid(flops),
-    yAxis(flops, (v) => formatSI(v, undefined, locale)),
+    yAxis(flops),
     xAxis(flops),
-    s('path', { class: 'line line-parameter', d: flops.paths.parameter }),
-    s('path', { class: 'line line-attention', d: flops.paths.attention }),
-    s('path', { class: 'line line-total', d: flops.paths.total }),
+    stretched(
+      height,
+      s('path', { class: 'line line-parameter', d: flops.paths.parameter }),
+      s('path', { class: 'line line-attention', d: flops.paths.attention }),
+      s('path', { class: 'line line-total', d: flops.paths.total }),
+    ),
 
-    s('text', { class: 'panel-title', x: 0, y: share.top - 10 }, labels.share),
+    s('text', { class: 'panel-title', x: -margin.left, y: share.top - 10 }, labels.share),
     grid(share),
-    yAxis(share, (v) => formatPercent(v, locale)),
+    yAxis(share),
     xAxis(share),
-    s('line', { class: 'half-line', x1: margin.left, x2: right, y1: share.half, y2: share.half }),
-    s('path', { class: 'line line-share', d: share.path }),
+    s('line', { class: 'half-line', x1: 0, x2: '100%', y1: share.half, y2: share.half }),
+    stretched(height, s('path', { class: 'line line-share', d: share.path })),
     // The cursor under the crossover's label, which a halo keeps readable where the two meet.
     cursor,
     crossoverMark,
     // A transparent surface on top, so a drag anywhere over the plots lands on the chart.
-    s('rect', { class: 'drag-surface', x: 0, y: 0, width, height }),
+    s('rect', { class: 'drag-surface', x: 0, y: 0, width: '100%', height }),
   );
 
   function setCursor(cur) {
-    cursorLine.setAttribute('d', cur.spans.map((span) => `M${cur.x},${span.top}V${span.bottom}`).join(''));
+    const x = Math.round(cur.x * STRETCH_WIDTH * 10) / 10;
+    cursorLine.setAttribute('d', cur.spans.map((span) => `M${x},${span.top}V${span.bottom}`).join(''));
     for (const [i, d] of cur.dots.entries()) {
-      dots[i].setAttribute('cx', d.x);
+      dots[i].setAttribute('cx', pct(d.x));
       dots[i].setAttribute('cy', d.y);
     }
   }
 
-  return { svg, setCursor };
+  return { frame: chartFrame(margin, svg), svg, setCursor };
 }

@@ -1,10 +1,14 @@
 // Layout for the cost chart: scales, ticks, line coordinates and the cursor, as pure functions of
-// the data the wasm returned (cost_curve and count) and the width available. No DOM, no model
-// arithmetic: every FLOP count and share here was computed in Rust; this file only places them.
+// the data the wasm returned (cost_curve and count). No DOM, no model arithmetic: every FLOP count
+// and share here was computed in Rust; this file only places them, once for every width, in the
+// chart frame's units (charts/frame.js: x a fraction of the plot, y px).
 //
-//   const layout = costChartLayout({ width: 640, curve });      // curve = cost_curve(model, 96)
+//   const layout = costChartLayout({ curve, locale });          // curve = cost_curve(model, 96)
 //   const cursor = cursorLayout(layout, { seqLen, total, parameterFlops, attentionFlops, share });
-//   const T = seqLenAtX(layout.x, pointerX, 1, curve.context);  // dragging: pixel -> whole T
+//   const T = seqLenAtX(layout.x, fraction, 1, curve.context);  // dragging: pointer -> whole T
+
+import { fitTicks, NARROWEST, STRETCH_WIDTH } from './fit.js';
+import { formatInteger, formatPercent, formatSI } from '../format.js';
 
 /** A logarithmic scale from [t0, t1] (both > 0) onto [x0, x1], with its inverse. */
 export function logScale([t0, t1], [x0, x1]) {
@@ -73,49 +77,46 @@ function round1(v) {
   return Math.round(v * 10) / 10;
 }
 
-/** The whole T under pixel `px` on log scale `x`, clamped to [min, max]. */
-export function seqLenAtX(x, px, min, max) {
-  const t = Math.round(x.invert(px));
+/** The whole T under `at` (a fraction of the plot, or a pixel of a scale onto pixels) on log scale `x`, clamped to [min, max]. */
+export function seqLenAtX(x, at, min, max) {
+  const t = Math.round(x.invert(at));
   if (!Number.isFinite(t)) return min;
   return Math.min(max, Math.max(min, t));
 }
 
-/** Tick spacing the x labels need ("16,384" at 11 px is about 40 px wide). */
-const X_TICK_SPACING = 46;
+/** The chart's margins in px: the y labels' room at the left, half a wide tick label at the right. */
+const MARGIN = { left: 56, right: 24 };
 
 /**
  * Everything the renderer needs for the two panels: (a) forward FLOPs per token against T, the flat
  * parameter term, the growing attention term and their total; (b) one block's attention share
- * against T on 0..1 with the crossover (share 1/2) marked. `curve` is cost_curve's result.
+ * against T on 0..1 with the crossover (share 1/2) marked. `curve` is cost_curve's result; `locale`
+ * writes the ticks' numbers. x is a fraction of the plot (charts/frame.js), y px from the top.
  */
-export function costChartLayout({ width, curve }) {
-  const w = Math.max(260, Math.round(width));
-  const margin = { left: 56, right: 18 };
-  const flopsPanel = { title: 24, top: 30, height: w < 420 ? 150 : 190 };
-  const sharePanel = { title: 0, top: 0, height: w < 420 ? 100 : 120 };
+export function costChartLayout({ curve, locale = 'en' }) {
+  const margin = { left: MARGIN.left, right: [MARGIN.right, MARGIN.right, MARGIN.right] };
+  const flopsPanel = { top: 30, height: 170 };
+  const sharePanel = { top: 0, height: 110 };
   const tickBand = 34; // room under each panel for the x tick labels
   sharePanel.top = flopsPanel.top + flopsPanel.height + tickBand + 26;
   const height = sharePanel.top + sharePanel.height + tickBand + 8;
 
   const { points, context } = curve;
-  const x = logScale([points[0]?.seq_len ?? 1, context], [margin.left, w - margin.right]);
-  const plotWidth = w - margin.left - margin.right;
-  const xTicks = logTicks(x.domain[0], x.domain[1], Math.floor(plotWidth / X_TICK_SPACING)).map((value) => ({
-    value,
-    x: round1(x.map(value)),
-  }));
+  const x = logScale([points[0]?.seq_len ?? 1, context], [0, 1]);
+  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
+  const allTicks = logTicks(x.domain[0], x.domain[1], Infinity).map((value) => ({ value, at: x.map(value), text: formatInteger(value, locale) }));
+  const xTicks = fitTicks(allTicks, plotWidth);
 
   const maxTotal = Math.max(...points.map((p) => p.total));
   const flopsAxis = linearTicks(maxTotal, 4);
   const yFlops = linearScale([0, flopsAxis.max], [flopsPanel.top + flopsPanel.height, flopsPanel.top]);
   const yShare = linearScale([0, 1], [sharePanel.top + sharePanel.height, sharePanel.top]);
-  const xOf = (p) => x.map(p.seq_len);
+  const xOf = (p) => x.map(p.seq_len) * STRETCH_WIDTH;
 
   const crossover = curve.crossover_seq_len;
   const within = curve.crossover_within_context && crossover >= x.domain[0];
 
   return {
-    width: w,
     height,
     margin,
     x,
@@ -124,7 +125,7 @@ export function costChartLayout({ width, curve }) {
       top: flopsPanel.top,
       bottom: flopsPanel.top + flopsPanel.height,
       y: yFlops,
-      yTicks: flopsAxis.ticks.map((value) => ({ value, y: round1(yFlops.map(value)) })),
+      yTicks: flopsAxis.ticks.map((value) => ({ value, y: round1(yFlops.map(value)), text: formatSI(value, undefined, locale) })),
       paths: {
         parameter: linePath(points, xOf, (p) => yFlops.map(p.parameter_flops)),
         attention: linePath(points, xOf, (p) => yFlops.map(p.attention_flops)),
@@ -135,11 +136,11 @@ export function costChartLayout({ width, curve }) {
       top: sharePanel.top,
       bottom: sharePanel.top + sharePanel.height,
       y: yShare,
-      yTicks: [0, 0.25, 0.5, 0.75, 1].map((value) => ({ value, y: round1(yShare.map(value)) })),
+      yTicks: [0, 0.25, 0.5, 0.75, 1].map((value) => ({ value, y: round1(yShare.map(value)), text: formatPercent(value, locale) })),
       path: linePath(points, xOf, (p) => yShare.map(p.attention_share)),
       half: round1(yShare.map(0.5)),
       // Inside the context: a mark at the crossover's T. Past it: a mark at the right edge.
-      crossover: { seqLen: crossover, within, x: round1(within ? x.map(crossover) : x.range[1]) },
+      crossover: { seqLen: crossover, within, x: within ? x.map(crossover) : 1 },
     },
   };
 }
@@ -152,7 +153,7 @@ export function costChartLayout({ width, curve }) {
 export function cursorLayout(layout, { seqLen, total, parameterFlops, attentionFlops, share }) {
   const [lo, hi] = layout.x.domain;
   const t = Math.min(hi, Math.max(lo, seqLen));
-  const cx = round1(layout.x.map(t));
+  const cx = layout.x.map(t);
   const yF = layout.flops.y.map;
   return {
     x: cx,

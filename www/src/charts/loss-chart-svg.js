@@ -1,40 +1,44 @@
-// Draws the training chart from lossChartLayout's coordinates: the axes, the reference losses as
-// dotted lines labelled at the right, the (smoothed) training loss and the held-out loss. Colours come
-// from CSS classes (the widget's stylesheet), so dark mode and theming work. The axis titles and the
-// numbers are in the reader's language (`t`, the element's translator; the labels of the lines come
-// worded from the layout).
+// Draws the training chart from lossChartLayout's coordinates in a chart frame (frame.js): the
+// axes, the reference losses as dotted lines labelled at the right (under the chart in a phone's
+// box), the (smoothed) training loss and the held-out loss. Colours come from CSS classes (the
+// widget's stylesheet), so dark mode and theming work. The axis titles are in the reader's
+// language (`t`, the element's translator); the numbers and the lines' labels come worded from the
+// layout.
 
 import { s } from './svg.js';
-import { formatDecimal, formatInteger } from '../format.js';
+import { pct } from './fit.js';
+import { chartFrame, frameSvg, lineLabelsUnder, rangeClass, stretched } from './frame.js';
 import { translator } from '../i18n.js';
 
-/** An <svg> for `layout`; `ariaLabel` is its text alternative (the numbers, written by the widget). */
+/**
+ * The chart's nodes for a box of class "chart": the frame, and the list of the reference lines'
+ * labels shown under it in range 0. `ariaLabel` is the chart's text alternative (the numbers,
+ * written by the widget).
+ */
 export function renderLossChart(layout, { ariaLabel, t = translator('en') }) {
-  const { width, height, margin, xTicks, yTicks, references } = layout;
-  const { locale } = t;
-  const right = width - margin.right;
+  const { height, margin, xTicks, yTicks, references } = layout;
   const bottom = height - margin.bottom;
-  return s(
+  const svg = s(
     'svg',
-    { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': ariaLabel, class: 'loss-chart' },
+    frameSvg({ height, className: 'loss-chart', ariaLabel }),
     s(
       'g',
       { class: 'grid' },
-      yTicks.map((tick) => s('line', { x1: margin.left, x2: right, y1: tick.y, y2: tick.y })),
+      yTicks.map((tick) => s('line', { x1: 0, x2: '100%', y1: tick.y, y2: tick.y })),
     ),
     s(
       'g',
       { class: 'axis y-axis' },
-      s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-      yTicks.map((tick) => s('text', { x: margin.left - 6, y: tick.y + 4, 'text-anchor': 'end' }, formatDecimal(tick.value, 1, locale))),
-      s('text', { class: 'axis-title', x: margin.left - 36, y: margin.top + 4, 'text-anchor': 'start', transform: `rotate(-90 ${margin.left - 36} ${margin.top + 4})`, dy: '0.7em', dx: `-${bottom - margin.top}` }, t('lossChart.axisLoss')),
+      s('line', { x1: 0, x2: 0, y1: margin.top, y2: bottom }),
+      yTicks.map((tick) => s('text', { x: -6, y: tick.y + 4, 'text-anchor': 'end' }, tick.text)),
+      s('text', { class: 'axis-title', x: -36, y: margin.top + 4, 'text-anchor': 'start', transform: `rotate(-90 -36 ${margin.top + 4})`, dy: '0.7em', dx: `-${bottom - margin.top}` }, t('lossChart.axisLoss')),
     ),
     s(
       'g',
       { class: 'axis x-axis' },
-      s('line', { x1: margin.left, x2: right, y1: bottom, y2: bottom }),
-      xTicks.map((tick) => s('text', { x: tick.x, y: bottom + 15, 'text-anchor': 'middle' }, formatInteger(tick.value, locale))),
-      s('text', { class: 'axis-title', x: right, y: bottom + 31, 'text-anchor': 'end' }, t('lossChart.axisStep')),
+      s('line', { x1: 0, x2: '100%', y1: bottom, y2: bottom }),
+      xTicks.map((tick) => s('text', { x: pct(tick.at), y: bottom + 15, 'text-anchor': 'middle', class: rangeClass(tick) || null }, tick.text)),
+      s('text', { class: 'axis-title', x: '100%', y: bottom + 31, 'text-anchor': 'end' }, t('lossChart.axisStep')),
     ),
     s(
       'g',
@@ -43,8 +47,8 @@ export function renderLossChart(layout, { ariaLabel, t = translator('en') }) {
         s(
           'g',
           { class: `reference ${r.key}` },
-          s('line', { x1: margin.left, x2: right, y1: r.y, y2: r.y }),
-          s('text', { x: right + 4, y: r.labelY + 4 }, `${r.label} ${formatDecimal(r.value, 2, locale)}`),
+          s('line', { x1: 0, x2: '100%', y1: r.y, y2: r.y }),
+          s('text', { x: '100%', dx: 4, y: r.labelY + 4, class: rangeClass({ from: 1 }) }, r.text),
         ),
       ),
     ),
@@ -52,10 +56,11 @@ export function renderLossChart(layout, { ariaLabel, t = translator('en') }) {
       s(
         'g',
         { class: `run run-${run.key}` },
-        run.trainPath ? s('path', { class: 'train-line', d: run.trainPath }) : null,
-        run.heldOutPath ? s('path', { class: 'held-out-line', d: run.heldOutPath }) : null,
-        s('g', { class: 'held-out-points' }, run.heldOut.map((p) => s('circle', { cx: p.x, cy: p.y, r: 3 }))),
+        stretched(height, run.trainPath ? s('path', { class: 'train-line', d: run.trainPath }) : null, run.heldOutPath ? s('path', { class: 'held-out-line', d: run.heldOutPath }) : null),
+        s('g', { class: 'held-out-points' }, run.heldOut.map((p) => s('circle', { cx: pct(p.x), cy: p.y, r: 3 }))),
       ),
     ),
   );
+  const frame = chartFrame({ left: margin.left, right: margin.right }, svg);
+  return references.length ? [frame, lineLabelsUnder(references)] : [frame];
 }

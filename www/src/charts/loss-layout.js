@@ -1,17 +1,21 @@
 // Layout for the training chart: the loss against the step, as pure functions of what the wasm
-// returned while training (each step's loss, the held-out loss now and then, the reference losses)
-// and the width available. No DOM, no model arithmetic: it places numbers Rust computed.
+// returned while training (each step's loss, the held-out loss now and then, the reference losses).
+// No DOM, no model arithmetic: it places numbers Rust computed. Laid out once for every width, in
+// the frame's units (charts/frame.js): x as a fraction of the plot, y in px.
 //
-//   const layout = lossChartLayout({ width: 640, steps: 600, losses, heldOut, reference, t });
+//   const layout = lossChartLayout({ steps: 600, losses, heldOut, reference, t });
 //
-// `t` (an element's translator, i18n.js) words the reference lines' labels; the right margin that
-// holds them widens for a language whose words are longer than English's.
+// `t` (an element's translator, i18n.js) words the numbers and the reference lines' labels. The
+// labels sit at the right of the plot from fit.js' range 1 on, in a margin as wide as the longest;
+// in a phone's box (range 0) they go under the chart instead (loss-chart-svg.js).
 //
 // The training line is each step's batch loss smoothed for display (an exponential average with the
 // start-up bias removed, as TensorBoard draws it); the held-out points are drawn as they are.
 
 import { linearScale, linePath } from './cost-layout.js';
 import { translator } from '../i18n.js';
+import { fitTicks, NARROWEST, nudged, STRETCH_WIDTH, textWidth } from './fit.js';
+import { formatDecimal, formatInteger } from '../format.js';
 
 /** How much the display smooths each step's loss (0: not at all). */
 export const SMOOTHING = 0.9;
@@ -62,41 +66,38 @@ export function roundTicks(lo, hi, count, { whole = false } = {}) {
 /** The reference lines, top to bottom as they usually sit; each labelled by `lossChart.<key>`. */
 const REFERENCES = ['uniform', 'unigram', 'bigram'];
 
-/** The longest English label ("uniform", "unigram"), in characters: the margin was sized for it. */
-const ENGLISH_LABEL_CHARS = 7;
+/** The chart's height and the plot's margins in px; the right one in range 0, where no label sits. */
+const HEIGHT = 240;
+const MARGIN = { left: 44, top: 12, bottom: 38, right: 16 };
 
-/** What a character more than English's adds to a label, at most, in px (an 11 px "m" is about 10). */
-const CHAR_PX = 9;
-
-/** A label's width in Latin characters: a CJK character takes about two. */
-function labelChars(text) {
-  let n = 0;
-  for (const c of text) n += c.codePointAt(0) >= 0x2e80 ? 2 : 1;
-  return n;
-}
+/** Room between a reference line's end and its label, in px. */
+const LABEL_GAP = 4;
 
 /**
  * Everything the renderer needs. `steps`: the run's length (the x axis); `losses`: each step's loss
  * so far; `heldOut`: [{ step, loss }]; `reference`: { uniform, unigram, bigram } (or null before a
  * run starts). For several runs on one chart (the norm race), `series`: [{ key, losses, heldOut }]
  * in place of losses and heldOut; each comes back in `series` with its own paths. `t`: the
- * translator of the reader's language, for the reference lines' labels.
+ * translator of the reader's language, for the numbers and the reference lines' labels.
  */
-export function lossChartLayout({ width, steps, losses = [], heldOut = [], reference = null, series = null, t = translator('en') }) {
+export function lossChartLayout({ steps, losses = [], heldOut = [], reference = null, series = null, t = translator('en') }) {
+  const { locale } = t;
   const runs = series ?? [{ key: 'run', losses, heldOut }];
-  const w = Math.max(260, Math.round(width));
-  const narrow = w < 420;
-  const labels = Object.fromEntries(REFERENCES.map((key) => [key, t(`lossChart.${key}`)]));
-  // Room at the right for "label 3.91": as much more as the longest label is longer than English's.
-  const longest = Math.max(...Object.values(labels).map(labelChars));
-  const extra = Math.max(0, longest - ENGLISH_LABEL_CHARS) * CHAR_PX;
-  const margin = { left: 44, right: (narrow ? 62 : 76) + extra, top: 12, bottom: 38 };
-  const height = narrow ? 220 : 260;
-  const x = linearScale([0, Math.max(1, steps)], [margin.left, w - margin.right]);
+  const height = HEIGHT;
+  const refs = reference
+    ? REFERENCES.filter((key) => Number.isFinite(reference[key])).map((key) => ({
+        key,
+        value: reference[key],
+        text: `${t(`lossChart.${key}`)} ${formatDecimal(reference[key], 2, locale)}`,
+      }))
+    : [];
+  // The labels' margin: the longest label, from range 1 on; a phone's plot keeps its width.
+  const labelRoom = Math.ceil(Math.max(MARGIN.right, ...refs.map((r) => LABEL_GAP + textWidth(r.text) + 4)));
+  const margin = { left: MARGIN.left, top: MARGIN.top, bottom: MARGIN.bottom, right: [MARGIN.right, labelRoom, labelRoom] };
+  const x = linearScale([0, Math.max(1, steps)], [0, 1]);
 
   const trains = runs.map((r) => smoothed(r.losses));
-  const refValues = reference ? Object.values(reference).filter(Number.isFinite) : [];
-  const values = [...trains.flat(), ...runs.flatMap((r) => r.heldOut.map((p) => p.loss)), ...refValues].filter(Number.isFinite);
+  const values = [...trains.flat(), ...runs.flatMap((r) => r.heldOut.map((p) => p.loss)), ...refs.map((r) => r.value)].filter(Number.isFinite);
   const lo = values.length ? Math.min(...values) : 0;
   const hi = values.length ? Math.max(...values) : 4;
   // Half-nat steps around what is drawn, so the axis does not jump with every new point.
@@ -104,43 +105,41 @@ export function lossChartLayout({ width, steps, losses = [], heldOut = [], refer
   const y1 = Math.ceil((hi + 0.1) * 2) / 2;
   const y = linearScale([y0, y1], [height - margin.bottom, margin.top]);
 
-  const plotWidth = w - margin.left - margin.right;
   const drawn = runs.map((r, i) => {
     const train = trains[i];
-    const points = thinned(train, Math.max(2, Math.floor(plotWidth / 2)));
-    const held = r.heldOut.filter((p) => Number.isFinite(p.loss)).map((p) => ({ ...p, x: round1(x.map(p.step)), y: round1(y.map(p.loss)) }));
+    const points = thinned(train, POINTS);
+    const held = r.heldOut.filter((p) => Number.isFinite(p.loss)).map((p) => ({ ...p, x: x.map(p.step), y: round1(y.map(p.loss)) }));
+    const stretch = (p) => x.map(p.step) * STRETCH_WIDTH;
     return {
       key: r.key,
-      trainPath: points.length ? linePath(points, (p) => x.map(p.step), (p) => y.map(p.value)) : '',
+      trainPath: points.length ? linePath(points, stretch, (p) => y.map(p.value)) : '',
       lastTrain: train.length ? { step: train.length, value: train[train.length - 1] } : null,
       heldOut: held,
-      heldOutPath: held.length > 1 ? linePath(held, (p) => p.x, (p) => p.y) : '',
+      heldOutPath: held.length > 1 ? linePath(held, stretch, (p) => p.y) : '',
     };
   });
 
   // Reference lines, with their labels nudged apart when two sit within a line of text.
-  const refs = reference
-    ? REFERENCES.filter((key) => Number.isFinite(reference[key]))
-        .map((key) => ({ key, label: labels[key], value: reference[key], y: round1(y.map(reference[key])) }))
-        .sort((a, b) => a.y - b.y)
-    : [];
-  for (let i = 1; i < refs.length; i++) refs[i].labelY = Math.max(refs[i].y, (refs[i - 1].labelY ?? refs[i - 1].y) + 12);
-  if (refs.length) refs[0].labelY = refs[0].y;
+  const references = nudged(refs.map((r) => ({ ...r, y: round1(y.map(r.value)) })).sort((a, b) => a.y - b.y));
 
+  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
+  const xTicks = roundTicks(0, Math.max(1, steps), 10, { whole: true }).map((value) => ({ value, at: x.map(value), text: formatInteger(value, locale) }));
   return {
-    width: w,
     height,
     margin,
     x,
     y,
-    xTicks: roundTicks(0, Math.max(1, steps), Math.floor(plotWidth / 60), { whole: true }).map((value) => ({ value, x: round1(x.map(value)) })),
-    yTicks: roundTicks(y0, y1, 4).map((value) => ({ value, y: round1(y.map(value)) })),
+    xTicks: fitTicks(xTicks, plotWidth),
+    yTicks: roundTicks(y0, y1, 4).map((value) => ({ value, y: round1(y.map(value)), text: formatDecimal(value, 1, locale) })),
     series: drawn,
     // The first (or only) run, as the single-run chart reads it.
     ...(({ trainPath, lastTrain, heldOut: h, heldOutPath }) => ({ trainPath, lastTrain, heldOut: h, heldOutPath }))(drawn[0]),
-    references: refs,
+    references,
   };
 }
+
+/** How many points of a training line are drawn, at most (a 1,000-unit-wide stretch: one per 2). */
+const POINTS = STRETCH_WIDTH / 2;
 
 function round1(v) {
   return Math.round(v * 10) / 10;

@@ -10,19 +10,18 @@
 // printed for a real checkpoint, on this site: shown, as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
-import { h, TbElement, watchWidth } from './base.js';
+import { h, TbElement } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
+import { renderBlockBars } from '../charts/block-bars-svg.js';
+import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger } from '../format.js';
 import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
-const CSS = `
+const CSS = `${FRAME_CSS}
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
 .modes legend { font-weight: 600; margin-bottom: 0.25rem; }
-.chart { width: 100%; min-width: 0; }
-.bars text { font-size: 11px; }
 .bars .axis line { stroke: var(--_muted); }
 .bars .grid line { stroke: var(--_rule); }
 .bars .bar { fill: var(--_attention); cursor: pointer; }
@@ -50,12 +49,9 @@ export class TbAblation extends TbElement {
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #parts;
   #chosen = 0;
-  #observer;
   #off;
-  #drawnWidth = 0;
 
   release() {
-    this.#observer?.disconnect();
     this.#off?.();
   }
 
@@ -79,7 +75,7 @@ export class TbAblation extends TbElement {
     const radios = Object.entries(MODES).map(([value, key]) => {
       const id = `${this.uid}-mode-${value}`;
       const input = h('input', { type: 'radio', name: `${this.uid}-mode`, id, value, checked: value === mode });
-      input.addEventListener('change', () => this.#draw(true));
+      input.addEventListener('change', () => this.#draw());
       return h('label', { htmlFor: id }, input, t(key));
     });
     const status = h('p', { class: 'muted status', 'aria-live': 'polite' });
@@ -118,9 +114,7 @@ export class TbAblation extends TbElement {
         ],
       }),
     );
-    this.#observer?.disconnect();
-    this.#drawnWidth = 0; // a new chart box: draw it whatever the width
-    this.#observer = watchWidth(chart, () => this.#draw(false));
+    this.#draw();
     this.#measure(select.value);
   }
 
@@ -146,7 +140,7 @@ export class TbAblation extends TbElement {
       for (let i = 0; i < n; i++) queue.push(['removed', i], ['overwritten', i]);
       const total = queue.length;
       status.textContent = t('ablation.measuring', { count: total, total: formatInteger(total, locale) });
-      this.#draw(true);
+      this.#draw();
       for (const [k, [mode, block]] of queue.entries()) {
         const { found } = await run('loss', { mode, block });
         if (!current()) return;
@@ -161,24 +155,18 @@ export class TbAblation extends TbElement {
           k + 1 < total
             ? t('ablation.progress', { count: total, done: formatInteger(k + 1, locale), total: formatInteger(total, locale) })
             : t('ablation.done', { model: describe(info, t), count: r.tokens, tokens: formatInteger(r.tokens, locale) });
-        this.#draw(true);
+        this.#draw();
       }
     });
   }
 
-  #draw(force) {
+  #draw() {
     const { chart, blocks, details } = this.#parts ?? {};
     const r = this.#results;
-    if (!chart || !chart.isConnected || !r) return;
-    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
-    const width = Math.round(this.#observer.width || 560);
-    if (!force && width === this.#drawnWidth) return;
-    this.#drawnWidth = width;
-    const mode = this.#mode();
-    const layout = blockBarsLayout({ width, values: r[mode], lines: { intact: r.intact, uniform: r.uniformLine } });
-    chart.replaceChildren(this.#svg(layout, mode));
+    if (!chart || !r) return;
+    chart.replaceChildren(...this.#chart(this.#mode()));
     blocks.replaceChildren(
-      ...r[mode].map((_, i) => {
+      ...r[this.#mode()].map((_, i) => {
         const b = h('button', { type: 'button', 'aria-pressed': String(i === this.#chosen) }, this.t('ablation.blockButton', { block: formatInteger(i, this.locale) }));
         b.addEventListener('click', () => this.#choose(i));
         return h('li', {}, b);
@@ -189,7 +177,7 @@ export class TbAblation extends TbElement {
 
   #choose(i) {
     this.#chosen = i;
-    this.#draw(true);
+    this.#draw();
     this.#parts.blocks.querySelectorAll('button')[i]?.focus();
   }
 
@@ -207,11 +195,9 @@ export class TbAblation extends TbElement {
     });
   }
 
-  #svg(layout, mode) {
+  /** The chart of `mode`'s losses, a bar a block, with the intact and uniform lines. */
+  #chart(mode) {
     const r = this.#results;
-    const { width, height, margin } = layout;
-    const right = width - margin.right;
-    const bottom = height - margin.bottom;
     const { t, locale } = this;
     const n = (x) => formatDecimal(x, 2, locale);
     const label = t(mode === 'removed' ? 'ablation.chartRemoved' : 'ablation.chartOverwritten', {
@@ -221,40 +207,22 @@ export class TbAblation extends TbElement {
       intact: Number.isFinite(r.intact) ? t('ablation.chartIntact', { loss: n(r.intact) }) : '',
       uniform: Number.isFinite(r.uniformLine) ? t('ablation.chartUniform', { loss: n(r.uniformLine) }) : '',
     });
-    return s(
-      'svg',
-      { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': label, class: 'bars' },
-      s('g', { class: 'grid' }, layout.yTicks.map((tick) => s('line', { x1: margin.left, x2: right, y1: tick.y, y2: tick.y }))),
-      s(
-        'g',
-        { class: 'axis' },
-        s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-        layout.yTicks.map((tick) => s('text', { x: margin.left - 6, y: tick.y + 4, 'text-anchor': 'end' }, formatDecimal(tick.value, 1, locale))),
-        layout.bars.map((b) =>
-          s(
-            'text',
-            { x: b.cx, y: bottom + 15, 'text-anchor': 'middle' },
-            layout.bars.length > 1 && b.width < 30 ? formatInteger(b.index, locale) : t('ablation.axisBlock', { block: formatInteger(b.index, locale) }),
-          ),
-        ),
-        s('text', { class: 'axis-title', x: width - margin.right, y: bottom + 29, 'text-anchor': 'end' }, t('ablation.axisTitle')),
-      ),
-      layout.bars
-        .filter((b) => b.ready)
-        .map((b) => {
-          const bar = s('rect', { class: `bar${b.index === this.#chosen ? ' chosen' : ''}`, x: b.x, y: b.y, width: b.width, height: b.height });
-          bar.addEventListener('click', () => this.#choose(b.index));
-          return bar;
-        }),
-      layout.lines.map((l) =>
-        s(
-          'g',
-          {},
-          s('line', { class: `line-${l.key}`, x1: margin.left, x2: right, y1: l.y, y2: l.y }),
-          s('text', { class: 'line-label', x: right + 4, y: l.y + 4 }, t(l.key === 'intact' ? 'ablation.lineIntact' : 'ablation.lineUniform', { loss: n(l.value) })),
-        ),
-      ),
-    );
+    const layout = blockBarsLayout({
+      values: r[mode],
+      lines: [
+        { key: 'intact', value: r.intact, text: Number.isFinite(r.intact) ? t('ablation.lineIntact', { loss: n(r.intact) }) : '' },
+        { key: 'uniform', value: r.uniformLine, text: Number.isFinite(r.uniformLine) ? t('ablation.lineUniform', { loss: n(r.uniformLine) }) : '' },
+      ],
+      labels: r[mode].map((_, i) => [t('ablation.axisBlock', { block: formatInteger(i, locale) }), formatInteger(i, locale)]),
+      yText: (v) => formatDecimal(v, 1, locale),
+    });
+    return renderBlockBars(layout, {
+      className: 'bars',
+      ariaLabel: label,
+      axisTitle: t('ablation.axisTitle'),
+      barClass: (b) => `bar${b.index === this.#chosen ? ' chosen' : ''}`,
+      onBar: (b) => this.#choose(b.index),
+    });
   }
 }
 

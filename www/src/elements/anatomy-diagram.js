@@ -221,12 +221,13 @@ export class AnatomyDiagram {
       if (item.key === 'scores') {
         const scores = report.activations.find((a) => a.key === 'scores');
         g.append(
-          s('text', { x: b.x + 8, y: b.y + 14 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, this.t('anatomy.perHead'))),
+          s('text', { x: b.x + 8, y: b.y + 13 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, this.t('anatomy.perHead'))),
         );
-        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text', 'data-shape': 'scores' }, this.shapeTexts().scores));
+        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 29, class: 'small muted-text', 'data-shape': 'scores' }, this.shapeTexts().scores));
       } else {
-        g.append(s('text', { x: b.x + 8, y: b.y + 14, class: 'label' }, item.text));
-        g.append(s('text', { x: b.x + 8, y: b.y + 28, class: 'small muted-text' }, this.t('anatomy.childNoParameters')));
+        // Two lines 16 px apart: their boxes (the fonts' ascent and descent) do not touch.
+        g.append(s('text', { x: b.x + 8, y: b.y + 13, class: 'label' }, item.text));
+        g.append(s('text', { x: b.x + 8, y: b.y + 29, class: 'small muted-text' }, this.t('anatomy.childNoParameters')));
       }
       return g;
     }

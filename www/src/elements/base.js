@@ -30,7 +30,7 @@ import { CLICKABLE, focusedControl, pathIn, replay } from './takeover.js';
 import { errorText, messageElement } from './dom-parts.js';
 import { START, firstRenders, hasSettled, inTurn } from './render-queue.js';
 
-export { chartLegend, errorText, h, resultRegion, watchWidth } from './dom-parts.js';
+export { chartLegend, errorText, h, resultRegion } from './dom-parts.js';
 
 let ids = 0;
 

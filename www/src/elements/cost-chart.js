@@ -3,22 +3,21 @@
 // the crossover marked. A cursor follows the sequence-length control; dragging on the chart moves T.
 // The curves come from cost_curve(); the readout at T from count(model, T, 1).
 
-import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement } from './base.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
 import { renderCostChart } from '../charts/cost-chart-svg.js';
 import { formatSI, formatPercent, formatInteger, formatDecimal } from '../format.js';
+import { FRAME_CSS } from '../charts/frame.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;
 const CURVE_POINTS = 96;
 
-const CSS = `
-.chart { width: 100%; min-width: 0; }
+const CSS = `${FRAME_CSS}
 .cost-chart { touch-action: pan-y; user-select: none; -webkit-user-select: none; }
-.cost-chart text { font-size: 11px; }
 .cost-chart .panel-title { font-size: 12.5px; font-weight: 600; }
 .cost-chart .axis-title { fill: var(--_muted); }
 .cost-chart .axis line { stroke: var(--_muted); }
@@ -58,16 +57,9 @@ export class TbCostChart extends TbElement {
   #seqLen = DEFAULT_SEQ_LEN;
   #chart; // { layout, setCursor, svg }
   #parts; // the output elements, kept across T changes
-  #observer;
-  #drawnWidth = 0;
 
   #choice = this.hold(new ModelChoice(this, DEFAULT_MODEL));
   #keptSeqLen = null; // the reader's T, carried over to the model they pick next
-
-  release() {
-    this.#observer?.disconnect();
-    this.#observer = undefined;
-  }
 
   render(lib) {
     this.#lib = lib;
@@ -157,24 +149,16 @@ export class TbCostChart extends TbElement {
       h('p', { class: 'crossover-note' }, note),
     );
 
-    this.#drawnWidth = 0;
     this.#draw();
-    this.#observer?.disconnect();
-    this.#observer = watchWidth(chartBox, () => this.#draw());
     this.#show(report);
   }
 
-  /** (Re)draws the SVG at the box's width; a no-op when the width has not changed. */
+  /** Draws the chart (for every width: the frame fits it to its box). */
   #draw() {
-    const box = this.#parts?.chartBox;
-    if (!box || !box.isConnected) return;
-    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
-    const width = Math.round(this.#observer.width || 640);
-    if (width === this.#drawnWidth) return;
-    this.#drawnWidth = width;
-    const layout = costChartLayout({ width, curve: this.#curve });
+    const box = this.#parts.chartBox;
     const { t, locale } = this;
-    const { svg, setCursor } = renderCostChart(layout, {
+    const layout = costChartLayout({ curve: this.#curve, locale });
+    const { frame, svg, setCursor } = renderCostChart(layout, {
       ariaLabel: this.#parts.ariaLabel,
       labels: {
         flops: t('costChart.flopsTitle'),
@@ -182,20 +166,17 @@ export class TbCostChart extends TbElement {
         crossover: t(layout.share.crossover.within ? 'costChart.crossoverWithin' : 'costChart.crossoverPast', { crossover: this.#parts.crossText }),
         axis: t('costChart.axisT'),
       },
-      locale,
     });
     this.#chart = { layout, setCursor, svg };
     this.#listen(svg, layout);
-    box.replaceChildren(svg);
-    if (this.#parts.report) this.#placeCursor(this.#parts.report);
+    box.replaceChildren(frame);
   }
 
   /** Dragging on the chart: pointer x -> whole T (the log scale's inverse), clamped to 1..context. */
   #listen(svg, layout) {
     const toSeqLen = (event) => {
       const rect = svg.getBoundingClientRect();
-      const px = ((event.clientX - rect.left) * layout.width) / (rect.width || layout.width);
-      return seqLenAtX(layout.x, px, 1, this.#curve.context);
+      return seqLenAtX(layout.x, (event.clientX - rect.left) / (rect.width || 1), 1, this.#curve.context);
     };
     svg.addEventListener('pointerdown', (event) => {
       if (event.button !== 0) return;

@@ -8,14 +8,13 @@
 
 import { TbElement, h, errorText } from './base.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
-import { formatDecimal, formatInteger, formatPercent } from '../format.js';
+import { renderBlockBars } from '../charts/block-bars-svg.js';
+import { FRAME_CSS } from '../charts/frame.js';
+import { formatDecimal, formatInteger, formatPercent, formatSI } from '../format.js';
 import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
 
-const CSS = `
-.chart { width: 100%; min-width: 0; }
-.bars text { font-size: 11px; }
+const CSS = `${FRAME_CSS}
 .bars .axis line { stroke: var(--_muted); }
 .bars .grid line { stroke: var(--_rule); }
 .bars .bar { fill: var(--_attention); }
@@ -150,10 +149,18 @@ export class TbDepthLatency extends TbElement {
     const box = this.#parts.chart;
     const { t, locale } = this;
     const results = this.#timers.map((timer) => timer.result());
-    const width = Math.round(box.clientWidth || 560);
-    const layout = blockBarsLayout({ width, values: results.map((r) => (r.runs ? r.median_ms : null)), nice: true });
-    const { margin, height } = layout;
-    const bottom = height - margin.bottom;
+    const layout = blockBarsLayout({
+      values: results.map((r) => (r.runs ? r.median_ms : null)),
+      labels: results.map((r) => {
+        const stack = t('latency.axisStack', { layers: formatInteger(r.layers, locale), width: formatInteger(r.width, locale) });
+        return [stack, stack.replace(/\s+/gu, '')];
+      }),
+      sublabels: results.map((r) => [formatInteger(r.block_params, locale), formatSI(r.block_params, undefined, locale)]),
+      yText: (v) => formatDecimal(v, 3, locale),
+      nice: true,
+      height: 236,
+      top: 26,
+    });
     const label = t('latency.chartLabel', {
       stacks: results
         .map((r) =>
@@ -167,29 +174,7 @@ export class TbDepthLatency extends TbElement {
         )
         .join(t('latency.chartSeparator')),
     });
-    box.replaceChildren(
-      s(
-        'svg',
-        { viewBox: `0 0 ${width} ${height + 16}`, width, height: height + 16, role: 'img', 'aria-label': label, class: 'bars' },
-        s('g', { class: 'grid' }, layout.yTicks.map((tick) => s('line', { x1: margin.left, x2: width - margin.right, y1: tick.y, y2: tick.y }))),
-        s(
-          'g',
-          { class: 'axis' },
-          s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-          layout.yTicks.map((tick) => s('text', { x: margin.left - 6, y: tick.y + 4, 'text-anchor': 'end' }, formatDecimal(tick.value, 3, locale))),
-          s('text', { class: 'axis-title', x: margin.left, y: margin.top - 2 }, t('latency.axisMs')),
-          layout.bars.map((b, i) => [
-            s(
-              'text',
-              { x: b.cx, y: bottom + 14, 'text-anchor': 'middle' },
-              t('latency.axisStack', { layers: formatInteger(results[i].layers, locale), width: formatInteger(results[i].width, locale) }),
-            ),
-            s('text', { class: 'axis-title', x: b.cx, y: bottom + 28, 'text-anchor': 'middle' }, formatInteger(results[i].block_params, locale)),
-          ]).flat(),
-        ),
-        layout.bars.filter((b) => b.ready).map((b) => s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height })),
-      ),
-    );
+    box.replaceChildren(...renderBlockBars(layout, { className: 'bars', ariaLabel: label, unit: t('latency.axisMs') }));
   }
 
   #drawShares(results) {

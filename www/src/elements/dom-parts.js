@@ -1,5 +1,5 @@
 // The small DOM parts every widget builds with: h() (createElement with properties and children),
-// a chart's legend, a width watcher, the region that shows a result or a problem, a message line,
+// a chart's legend, the region that shows a result or a problem, a message line,
 // and errorText (a caught error worded for the reader).
 
 import { translator } from '../i18n.js';
@@ -17,23 +17,6 @@ export function chartLegend(entries, t = translator('en')) {
     { class: 'legend', 'aria-label': t('base.legend') },
     entries.map(([swatch, text]) => h('li', {}, swatch ? h('span', { class: `swatch ${swatch}`, 'aria-hidden': 'true' }) : null, text)),
   );
-}
-
-/**
- * A chart box's laid-out width, kept without ever forcing a layout (reading clientWidth while a page
- * of widgets renders would lay the page out once per widget): a ResizeObserver reads it after each
- * layout that changes it and calls `onWidth()`, the first time once the box is first laid out (before
- * that frame is painted). `watch.width` is the last width read, `watch.measured` whether there is one.
- */
-export function watchWidth(box, onWidth) {
-  const watch = { width: 0, measured: false, disconnect: () => observer.disconnect() };
-  const observer = new ResizeObserver(() => {
-    watch.width = box.clientWidth;
-    watch.measured = true;
-    onWidth();
-  });
-  observer.observe(box);
-  return watch;
 }
 
 /**

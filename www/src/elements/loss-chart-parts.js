@@ -1,17 +1,17 @@
-// What the training widgets (<tb-train>, <tb-norm-race>) share: the loss chart's stylesheet (axes,
-// grid, dotted reference lines, the legend's swatches, the run buttons), a redraw at most once a
-// frame, since a worker's progress messages can come faster than frames, and what a training runner
+// What the training widgets (<tb-train>, <tb-norm-race>) share: the loss chart's stylesheet (its
+// frame's, axes, grid, dotted reference lines, the legend's swatches, the run buttons), a redraw at
+// most once a frame, since a worker's progress messages can come faster than frames, and what a training runner
 // reports (why it trains on the page, its errors) in the reader's language.
 
 import { errorText } from './base.js';
 import { errorFrom } from '../train/loop.js';
+import { FRAME_CSS } from '../charts/frame.js';
 
-export const LOSS_CHART_CSS = `
+export const LOSS_CHART_CSS = `${FRAME_CSS}
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }
 .buttons .primary { background: var(--_accent); color: var(--_bg); border-color: var(--_accent); font-weight: 600; }
 button:disabled { opacity: 0.55; cursor: default; }
-.chart { width: 100%; min-width: 0; margin-top: 0.5rem; }
-.loss-chart text { font-size: 11px; }
+.chart { margin-top: 0.5rem; }
 .loss-chart .axis line { stroke: var(--_muted); }
 .loss-chart .axis-title { fill: var(--_muted); }
 .loss-chart .grid line { stroke: var(--_rule); }

@@ -6,7 +6,7 @@
 //
 // Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
 
-import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -46,7 +46,6 @@ export class TbNormRace extends TbElement {
   #parts;
   #runners = null; // { pre, post }
   #race = null; // { id, steps, reference, sides: { pre, post } }
-  #observer;
   #defaults; // the default text's reference losses, for the lines shown before a race
   #schedule = frameScheduler(
     () => this.#show(),
@@ -54,7 +53,6 @@ export class TbNormRace extends TbElement {
   );
 
   release() {
-    this.#observer?.disconnect();
     this.#stop();
     // The workers end with the element; a race shown again starts from a fresh view.
     this.#runners?.pre.close();
@@ -109,8 +107,6 @@ export class TbNormRace extends TbElement {
       where,
       reportedFigure(reported.source, reported.findings, t),
     );
-    this.#observer?.disconnect();
-    this.#observer = watchWidth(chart, () => this.#draw());
     this.#draw();
   }
 
@@ -236,16 +232,14 @@ export class TbNormRace extends TbElement {
 
   #draw() {
     const box = this.#parts?.chart;
-    if (!box || !box.isConnected) return;
-    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
-    const width = Math.round(this.#observer.width || 640);
+    if (!box) return;
     const race = this.#race;
     // Before a race, the lines of the default text are already known.
     const r = race?.reference ?? this.#defaults;
     const reference = { unigram: r.unigram, bigram: r.bigram };
     const series = ['pre', 'post'].map((key) => ({ key, losses: race?.sides[key].losses ?? [], heldOut: race?.sides[key].heldOut ?? [] }));
-    const layout = lossChartLayout({ width, steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference, t: this.t });
-    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(race, this.t), t: this.t }));
+    const layout = lossChartLayout({ steps: race?.steps ?? Number(this.#parts.inputs.steps.value) ?? 300, series, reference, t: this.t });
+    box.replaceChildren(...renderLossChart(layout, { ariaLabel: chartLabel(race, this.t), t: this.t }));
   }
 }
 

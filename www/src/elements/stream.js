@@ -9,17 +9,15 @@
 // site: shown, as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
-import { chartLegend, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, h, TbElement } from './base.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
-import { linearScale } from '../charts/cost-layout.js';
-import { roundTicks } from '../charts/loss-layout.js';
+import { blockBarsLayout } from '../charts/bars-layout.js';
+import { renderBlockBars } from '../charts/block-bars-svg.js';
+import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
 
-const CSS = `
-.chart { width: 100%; min-width: 0; }
-.adds text { font-size: 11px; }
+const CSS = `${FRAME_CSS}
 .adds .axis line { stroke: var(--_muted); }
 .adds .grid line { stroke: var(--_rule); }
 .adds .attention { fill: var(--_attention); }
@@ -45,12 +43,9 @@ export class TbStream extends TbElement {
   #parts;
   #stats = null;
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
-  #observer;
   #off;
-  #drawnWidth = 0;
 
   release() {
-    this.#observer?.disconnect();
     this.#off?.();
   }
 
@@ -104,9 +99,7 @@ export class TbStream extends TbElement {
         ],
       }),
     );
-    this.#observer?.disconnect();
-    this.#drawnWidth = 0; // a new chart box: draw it whatever the width
-    this.#observer = watchWidth(chart, () => this.#draw(false));
+    this.#draw();
     this.#measure(select.value);
   }
 
@@ -118,20 +111,16 @@ export class TbStream extends TbElement {
       const { found } = await run('stream');
       if (!current()) return;
       this.#stats = { ...found, info };
-      this.#draw(true);
+      this.#draw();
     });
   }
 
-  #draw(force) {
+  #draw() {
     const { chart, cards, note } = this.#parts ?? {};
     const st = this.#stats;
-    if (!chart || !chart.isConnected || !st) return;
-    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
-    const width = Math.max(240, Math.round(this.#observer.width || 560));
-    if (!force && width === this.#drawnWidth) return;
-    this.#drawnWidth = width;
+    if (!chart || !st) return;
     const { t, locale } = this;
-    chart.replaceChildren(addsChart(width, st, t));
+    chart.replaceChildren(...addsChart(st, t));
     const n = (x) => formatDecimal(x, 2, locale);
     cards.replaceChildren(
       ...st.blocks.map((b) =>
@@ -160,16 +149,8 @@ export class TbStream extends TbElement {
 }
 
 /** Grouped bars: per block, attention's and the feed-forward's share of the stream they read. */
-function addsChart(width, st, t) {
+function addsChart(st, t) {
   const { locale } = t;
-  const margin = { left: 44, right: 12, top: 10, bottom: 34 };
-  const height = 190;
-  const top = Math.max(0.5, ...st.blocks.flatMap((b) => [b.attention_fraction, b.feed_forward_fraction]));
-  const ticks = roundTicks(0, top, 4);
-  const y = linearScale([0, ticks.at(-1) < top ? top : ticks.at(-1)], [height - margin.bottom, margin.top]);
-  const slot = (width - margin.left - margin.right) / st.blocks.length;
-  const bar = Math.max(4, Math.min(22, slot * 0.35));
-  const bottom = height - margin.bottom;
   const label = t('stream.chartLabel', {
     blocks: st.blocks
       .map((b) =>
@@ -181,32 +162,15 @@ function addsChart(width, st, t) {
       )
       .join(t('stream.chartSeparator')),
   });
-  return s(
-    'svg',
-    { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': label, class: 'adds' },
-    s('g', { class: 'grid' }, ticks.map((v) => s('line', { x1: margin.left, x2: width - margin.right, y1: y.map(v), y2: y.map(v) }))),
-    s(
-      'g',
-      { class: 'axis' },
-      s('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom }),
-      ticks.map((v) => s('text', { x: margin.left - 6, y: y.map(v) + 4, 'text-anchor': 'end' }, formatPercent(v, locale))),
-      st.blocks.map((b, i) =>
-        s(
-          'text',
-          { x: margin.left + slot * (i + 0.5), y: bottom + 15, 'text-anchor': 'middle' },
-          slot < 48 ? formatInteger(b.block, locale) : t('stream.axisBlock', { block: formatInteger(b.block, locale) }),
-        ),
-      ),
-      s('text', { x: width - margin.right, y: bottom + 28, 'text-anchor': 'end' }, t('stream.axisTitle')),
-    ),
-    st.blocks.flatMap((b, i) => {
-      const cx = margin.left + slot * (i + 0.5);
-      return [
-        s('rect', { class: 'attention', x: cx - bar, y: y.map(b.attention_fraction), width: bar, height: y.map(0) - y.map(b.attention_fraction) }),
-        s('rect', { class: 'feed-forward', x: cx, y: y.map(b.feed_forward_fraction), width: bar, height: y.map(0) - y.map(b.feed_forward_fraction) }),
-      ];
-    }),
-  );
+  const layout = blockBarsLayout({
+    groups: st.blocks.map((b) => [b.attention_fraction, b.feed_forward_fraction]),
+    labels: st.blocks.map((b) => [t('stream.axisBlock', { block: formatInteger(b.block, locale) }), formatInteger(b.block, locale)]),
+    yText: (v) => formatPercent(v, locale),
+    nice: true,
+    least: 0.5,
+    height: 190,
+  });
+  return renderBlockBars(layout, { className: 'adds', ariaLabel: label, axisTitle: t('stream.axisTitle'), barClass: (b) => (b.part === 0 ? 'attention' : 'feed-forward') });
 }
 
 customElements.get('tb-stream') || customElements.define('tb-stream', TbStream);

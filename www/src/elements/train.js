@@ -12,7 +12,7 @@
 // the worker knows no language, so what it reports is worded here (loss-chart-parts.js). A change of
 // language mid-run words the view again and the run goes on.
 
-import { chartLegend, errorText, h, TbElement, watchWidth } from './base.js';
+import { chartLegend, errorText, h, TbElement } from './base.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -61,16 +61,12 @@ export class TbTrain extends TbElement {
   #parts;
   #runner = null;
   #run = null; // { id, settings, reference, losses, heldOut, sample, stepsDone, steps, seconds, state }
-  #observer;
-  #drawnWidth = 0;
   #schedule = frameScheduler(
     () => this.#show(),
     (err) => this.#fail(this.t('train.drawFailed', { error: errorText(err, this.t) })),
   );
 
   release() {
-    this.#observer?.disconnect();
-    this.#observer = undefined;
     // The worker ends with the element; an unfinished run is dropped, and the widget shown again
     // starts from a fresh view (a finished run's model has already been handed to the page).
     this.#runner?.close();
@@ -158,10 +154,7 @@ export class TbTrain extends TbElement {
       sample,
       where,
     );
-    this.#drawnWidth = 0;
     this.#draw();
-    this.#observer?.disconnect();
-    this.#observer = watchWidth(chart, () => this.#draw());
     if (relocalised && this.#run) this.#reword(running);
   }
 
@@ -331,27 +324,21 @@ export class TbTrain extends TbElement {
       sampleText.textContent = `The ${run.sample.text}`;
     }
     if (run.state === 'finished' && run.reference) outcome.textContent = outcomeText(run, t);
-    this.#drawnWidth = 0;
     this.#draw();
   }
 
   #draw() {
     const box = this.#parts?.chart;
-    if (!box || !box.isConnected) return;
-    if (!this.#observer?.measured) return; // drawn once laid out (watchWidth)
-    const width = Math.round(this.#observer.width || 640);
-    if (width === this.#drawnWidth) return;
-    this.#drawnWidth = width;
+    if (!box) return;
     const run = this.#run;
     const layout = lossChartLayout({
-      width,
       steps: run?.steps ?? Number(this.#parts.progress.max),
       losses: run?.losses ?? [],
       heldOut: run?.heldOut ?? [],
       reference: run?.reference ?? this.#defaults.reference,
       t: this.t,
     });
-    box.replaceChildren(renderLossChart(layout, { ariaLabel: chartLabel(run, this.#defaults.reference, this.t), t: this.t }));
+    box.replaceChildren(...renderLossChart(layout, { ariaLabel: chartLabel(run, this.#defaults.reference, this.t), t: this.t }));
   }
 }
 

@@ -217,9 +217,12 @@ fn run(cli: Cli) -> Result<String, String> {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(text) => {
-            // A closed pipe (`tblock count ... | head`) is not an error worth a message.
+            // Exactly what the command made (a sampled text may end in a space the reader asked
+            // for), then a newline unless it already ends with one. A closed pipe (`tblock count ...
+            // | head`) is not an error worth a message.
             let mut stdout = io::stdout().lock();
-            match writeln!(stdout, "{}", text.trim_end()) {
+            let newline = if text.ends_with('\n') { "" } else { "\n" };
+            match write!(stdout, "{text}{newline}") {
                 Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                     eprintln!("tblock: cannot write the output: {e}");
                     ExitCode::FAILURE
