@@ -52,14 +52,15 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
     : s(
         'g',
         { class: 'crossover beyond' },
-        // An arrow at the right edge, drawn in px about a point placed as a fraction.
-        s('svg', { x: '100%', y: share.half, overflow: 'visible', 'aria-hidden': 'true' }, s('path', { d: 'M-10,-6 L0,0 L-10,6' })),
+        // An arrow at the right edge: drawn in px about x = 0 and moved across the plot by the
+        // stylesheet (.beyond path: translate 100%, of the <svg>'s width for an SVG element).
+        s('path', { d: `M-10,${share.half - 6} L0,${share.half} L-10,${share.half + 6}` }),
         s('text', { x: '100%', dx: -14, y: share.half - 8, 'text-anchor': 'end' }, labels.crossover),
       );
 
   const cursorLine = s('path', { class: 'cursor-line' });
   const dots = ['total', 'parameter', 'attention', 'share'].map((key) => s('circle', { class: `cursor-dot dot-${key}`, r: 4 }));
-  const cursor = s('g', { class: 'cursor' }, stretched(height, cursorLine), dots);
+  const cursor = s('g', { class: 'cursor' }, dots);
 
   const svg = s(
     'svg',
@@ -68,20 +69,22 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
     grid(flops),
     yAxis(flops),
     xAxis(flops),
-    stretched(
-      height,
-      s('path', { class: 'line line-parameter', d: flops.paths.parameter }),
-      s('path', { class: 'line line-attention', d: flops.paths.attention }),
-      s('path', { class: 'line line-total', d: flops.paths.total }),
-    ),
 
     s('text', { class: 'panel-title', x: -margin.left, y: share.top - 10 }, labels.share),
     grid(share),
     yAxis(share),
     xAxis(share),
     s('line', { class: 'half-line', x1: 0, x2: '100%', y1: share.half, y2: share.half }),
-    stretched(height, s('path', { class: 'line line-share', d: share.path })),
-    // The cursor under the crossover's label, which a halo keeps readable where the two meet.
+    // Both panels' curves, and the cursor over them, in one stretched drawing.
+    stretched(
+      height,
+      s('path', { class: 'line line-parameter', d: flops.paths.parameter }),
+      s('path', { class: 'line line-attention', d: flops.paths.attention }),
+      s('path', { class: 'line line-total', d: flops.paths.total }),
+      s('path', { class: 'line line-share', d: share.path }),
+      cursorLine,
+    ),
+    // The cursor's dots under the crossover's label, which a halo keeps readable where they meet.
     cursor,
     crossoverMark,
     // A transparent surface on top, so a drag anywhere over the plots lands on the chart.

@@ -29,6 +29,7 @@ const CSS = `${FRAME_CSS}
 .line-share { stroke: var(--_attention); }
 .half-line { stroke: var(--_muted); stroke-dasharray: 3 3; }
 .crossover line, .crossover path { stroke: var(--_accent); stroke-width: 2; fill: none; }
+.crossover.beyond path { transform-box: view-box; transform: translateX(100%); }
 .crossover circle { fill: var(--_accent); }
 .crossover text { fill: var(--_accent); font-weight: 600; paint-order: stroke; stroke: var(--_bg); stroke-width: 4px; stroke-linejoin: round; }
 .cursor-line { stroke: var(--_accent); stroke-width: 1.5; }
