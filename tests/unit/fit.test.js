@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitText, fitTicks, NARROWEST, nudged, pct, textWidth } from '../../www/src/charts/fit.js';
+import { fitText, fitTicks, labelMargins, NARROWEST, nudged, pct, plotWidths, textWidth } from '../../www/src/charts/fit.js';
 
 test('a text\u2019s width: CJK a full em, Latin about 0.6 em, spaces and commas less', () => {
   assert.equal(textWidth('损失', 10), 20);
@@ -42,4 +42,13 @@ test('a label\u2019s wordings: the longest that fits each range, ranges that agr
 test('line labels closer than a line of text are pushed apart, in the order given', () => {
   const out = nudged([{ y: 50 }, { y: 40 }, { y: 45 }]);
   assert.deepEqual(out.map((l) => [l.y, l.labelY]), [[50, 66], [40, 40], [45, 53]]);
+});
+
+test('labels at the plot\u2019s right: a margin as wide as the longest from range 1 on, the least in range 0', () => {
+  assert.deepEqual(labelMargins([], 12), [12, 12, 12]);
+  const [narrow, medium, wide] = labelMargins(['intact 1.92', 'uniform 3.91'], 12);
+  assert.equal(narrow, 12);
+  assert.equal(medium, Math.ceil(8 + textWidth('uniform 3.91')));
+  assert.equal(wide, medium);
+  assert.equal(plotWidths({ left: 40, right: [12, 90, 90] })(1), NARROWEST[1] - 130);
 });

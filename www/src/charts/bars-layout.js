@@ -13,7 +13,7 @@
 
 import { linearScale } from './cost-layout.js';
 import { roundTicks } from './loss-layout.js';
-import { fitText, NARROWEST, nudged, textWidth } from './fit.js';
+import { fitText, labelMargins, nudged, plotWidths } from './fit.js';
 
 /** The widest a bar (or a group's bar) gets, as a fraction of the plot. */
 const MAX_BAR = 0.12;
@@ -29,8 +29,7 @@ export function blockBarsLayout({ values, groups = null, lines = [], labels = []
   const slots = groups ?? values.map((v) => [v]);
   const n = Math.max(1, slots.length);
   const shownLines = lines.filter((l) => Number.isFinite(l.value));
-  const labelRoom = Math.ceil(Math.max(12, ...shownLines.map((l) => 8 + textWidth(l.text))));
-  const margin = { left: 44, right: [12, labelRoom, labelRoom], top: marginTop, bottom: sublabels ? 48 : 34 };
+  const margin = { left: 44, right: labelMargins(shownLines.map((l) => l.text), 12), top: marginTop, bottom: sublabels ? 48 : 34 };
   const known = [...slots.flat(), ...shownLines.map((l) => l.value)].filter(Number.isFinite);
   const max = Math.max(least, 0, ...known);
   const axisTop = nice ? (max > 0 ? roundTicks(0, max * 1.1, 4).filter((t) => t >= max).concat([max * 1.1])[0] : 1) : Math.max(1, Math.ceil(max + 0.25));
@@ -39,8 +38,8 @@ export function blockBarsLayout({ values, groups = null, lines = [], labels = []
   const slot = 1 / n;
   const per = slots[0]?.length ?? 1;
   const barWidth = Math.min(MAX_BAR / per, (0.7 * slot) / per);
-  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
-  const room = (range) => (plotWidth(range) * slot) - 4;
+  const plotWidth = plotWidths(margin);
+  const room = (range) => plotWidth(range) * slot - 4;
   const bars = [];
   const slotsOut = slots.map((group, i) => {
     const at = slot * (i + 0.5);

@@ -5,7 +5,7 @@
 
 import { s } from './svg.js';
 import { pct } from './fit.js';
-import { chartFrame, frameSvg, lineLabelsUnder, rangeClass } from './frame.js';
+import { chartFrame, frameSvg, gridRows, lineLabelsUnder, rangeClass, rightLabel, yAxisParts } from './frame.js';
 
 /**
  * The chart's nodes for a box of class "chart". `className` and `ariaLabel`: the <svg>'s; `axisTitle`
@@ -20,12 +20,11 @@ export function renderBlockBars(layout, { className, ariaLabel, axisTitle = null
   const svg = s(
     'svg',
     frameSvg({ height, className, ariaLabel }),
-    s('g', { class: 'grid' }, layout.yTicks.map((tick) => s('line', { x1: 0, x2: '100%', y1: tick.y, y2: tick.y }))),
+    s('g', { class: 'grid' }, gridRows(layout.yTicks)),
     s(
       'g',
       { class: 'axis' },
-      s('line', { x1: 0, x2: 0, y1: margin.top, y2: bottom }),
-      layout.yTicks.map((tick) => s('text', { x: -6, y: tick.y + 4, 'text-anchor': 'end' }, tick.text)),
+      yAxisParts(layout.yTicks, margin.top, bottom),
       unit ? s('text', { class: 'axis-title', x: 0, y: margin.top - 2 }, unit) : null,
       layout.slots.map((slot) => [slotText(slot, 'labels', bottom + 15, null), slotText(slot, 'sublabels', bottom + 29, 'axis-title')]),
       axisTitle ? s('text', { class: 'axis-title', x: '100%', y: bottom + 29, 'text-anchor': 'end' }, axisTitle) : null,
@@ -42,7 +41,7 @@ export function renderBlockBars(layout, { className, ariaLabel, axisTitle = null
         'g',
         {},
         s('line', { class: `line-${l.key}`, x1: 0, x2: '100%', y1: l.y, y2: l.y }),
-        s('text', { class: `line-label ${rangeClass({ from: 1 })}`, x: '100%', dx: 4, y: l.labelY + 4 }, l.text),
+        rightLabel(l, 'line-label'),
       ),
     ),
   );

@@ -4,7 +4,7 @@
 
 import { s } from './svg.js';
 import { pct, STRETCH_WIDTH } from './fit.js';
-import { chartFrame, frameSvg, rangeClass, stretched } from './frame.js';
+import { chartFrame, frameSvg, gridRows, rangeClass, stretched, xTickLabels, yAxisParts } from './frame.js';
 
 /**
  * Returns { frame, svg, setCursor(cursor) }: `frame` goes in a box of class "chart"; `svg` is the
@@ -20,7 +20,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
       'g',
       { class: 'grid' },
       xTicks.map((t) => s('line', { x1: pct(t.at), x2: pct(t.at), y1: panel.top, y2: panel.bottom, class: rangeClass(t) || null })),
-      panel.yTicks.map((t) => s('line', { x1: 0, x2: '100%', y1: t.y, y2: t.y })),
+      gridRows(panel.yTicks),
     );
 
   const xAxis = (panel) =>
@@ -28,7 +28,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
       'g',
       { class: 'axis x-axis' },
       s('line', { x1: 0, x2: '100%', y1: panel.bottom, y2: panel.bottom }),
-      xTicks.map((t) => s('text', { x: pct(t.at), y: panel.bottom + 15, 'text-anchor': 'middle', class: rangeClass(t) || null }, t.text)),
+      xTickLabels(xTicks, panel.bottom + 15),
       s('text', { class: 'axis-title', x: '100%', y: panel.bottom + 30, 'text-anchor': 'end' }, labels.axis ?? 'T (tokens, log scale)'),
     );
 
@@ -36,8 +36,7 @@ export function renderCostChart(layout, { labels, ariaLabel }) {
     s(
       'g',
       { class: 'axis y-axis' },
-      s('line', { x1: 0, x2: 0, y1: panel.top, y2: panel.bottom }),
-      panel.yTicks.map((t) => s('text', { x: -6, y: t.y + 4, 'text-anchor': 'end' }, t.text)),
+      yAxisParts(panel.yTicks, panel.top, panel.bottom),
     );
 
   const c = share.crossover;

@@ -7,7 +7,7 @@
 //   const cursor = cursorLayout(layout, { seqLen, total, parameterFlops, attentionFlops, share });
 //   const T = seqLenAtX(layout.x, fraction, 1, curve.context);  // dragging: pointer -> whole T
 
-import { fitTicks, NARROWEST, STRETCH_WIDTH } from './fit.js';
+import { fitTicks, plotWidths, STRETCH_WIDTH } from './fit.js';
 import { formatInteger, formatPercent, formatSI } from '../format.js';
 
 /** A logarithmic scale from [t0, t1] (both > 0) onto [x0, x1], with its inverse. */
@@ -103,9 +103,8 @@ export function costChartLayout({ curve, locale = 'en' }) {
 
   const { points, context } = curve;
   const x = logScale([points[0]?.seq_len ?? 1, context], [0, 1]);
-  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
   const allTicks = logTicks(x.domain[0], x.domain[1], Infinity).map((value) => ({ value, at: x.map(value), text: formatInteger(value, locale) }));
-  const xTicks = fitTicks(allTicks, plotWidth);
+  const xTicks = fitTicks(allTicks, plotWidths(margin));
 
   const maxTotal = Math.max(...points.map((p) => p.total));
   const flopsAxis = linearTicks(maxTotal, 4);

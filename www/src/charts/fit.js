@@ -10,7 +10,7 @@
 // Each tick label says from which range on it is shown (`from`): fitTicks keeps, in each range,
 // every 1st, 2nd, 4th … tick so that the labels do not touch at the narrowest width of that range.
 //
-//   const ticks = fitTicks([{ at: 0, text: '0' }, { at: 0.5, text: '300' }, …], (r) => plotWidth(r));
+//   const ticks = fitTicks([{ at: 0, text: '0' }, { at: 0.5, text: '300' }, …], plotWidths(margin));
 
 /** Where each range starts: the chart box's width in CSS px (frame.js writes the same queries). */
 export const BREAKPOINTS = [0, 420, 640];
@@ -26,6 +26,9 @@ export const STRETCH_WIDTH = 1000;
 
 /** The space kept between two labels side by side, in px. */
 const GAP_PX = 8;
+
+/** Room a label at the plot's right takes beyond its text: 4 px from the line's end, 4 to spare. */
+const LABEL_ROOM_PX = 8;
 
 /**
  * An upper bound of `text`'s width at `px`, in px, without a font at hand: a CJK character takes
@@ -44,6 +47,21 @@ export function textWidth(text, px = TEXT_PX) {
 /** A fraction of the plot's width as an SVG length: 0.25 -> "25%". */
 export function pct(fraction) {
   return `${Math.round(fraction * 1e5) / 1e3}%`;
+}
+
+/**
+ * The right margin in each range ([range 0, range 1, range 2], px) for labels at the plot's right
+ * (`texts`): from range 1 on as wide as the longest, at least `least`; in range 0, where they go
+ * under the chart (frame.js' lineLabelsUnder), `least`.
+ */
+export function labelMargins(texts, least) {
+  const room = Math.ceil(Math.max(least, ...texts.map((text) => LABEL_ROOM_PX + textWidth(text))));
+  return [least, room, room];
+}
+
+/** The plot's width in px at each range's narrowest box, for margins { left, right: [r0, r1, r2] }. */
+export function plotWidths({ left, right }) {
+  return (range) => NARROWEST[range] - left - right[range];
 }
 
 /**

@@ -13,11 +13,11 @@
 //   box.replaceChildren(chartFrame({ left: 44, right: [12, 90, 90] }, svg), legend);
 
 import { s } from './svg.js';
-import { BREAKPOINTS, STRETCH_WIDTH, TEXT_PX } from './fit.js';
+import { BREAKPOINTS, pct, STRETCH_WIDTH, TEXT_PX } from './fit.js';
 
 const [, MEDIUM, WIDE] = BREAKPOINTS;
 
-/** The frame's stylesheet: every chart widget adopts it (frameSheet, theme.js' sheet()). */
+/** The frame's stylesheet: every chart widget's own stylesheet starts with it. */
 export const FRAME_CSS = `
 .chart { container-type: inline-size; width: 100%; min-width: 0; }
 .frame { padding: 0 var(--right-2, 12px) 0 var(--left, 40px); }
@@ -49,13 +49,32 @@ export function rangeClass({ from = 0, upTo = BREAKPOINTS.length - 1 } = {}) {
     .join(' ');
 }
 
+/** The y axis from `top` to `bottom` px at the plot's left edge, and its ticks' labels beside it. */
+export function yAxisParts(ticks, top, bottom) {
+  return [s('line', { x1: 0, x2: 0, y1: top, y2: bottom }), ...ticks.map((tick) => s('text', { x: -6, y: tick.y + 4, 'text-anchor': 'end' }, tick.text))];
+}
+
+/** The x ticks' labels (fitTicks' ticks) at `y` px, each shown from its range on. */
+export function xTickLabels(ticks, y) {
+  return ticks.map((tick) => s('text', { x: pct(tick.at), y, 'text-anchor': 'middle', class: rangeClass(tick) || null }, tick.text));
+}
+
+/** A grid line across the plot at each tick's y. */
+export function gridRows(ticks) {
+  return ticks.map((tick) => s('line', { x1: 0, x2: '100%', y1: tick.y, y2: tick.y }));
+}
+
 /** The attributes of a chart's <svg>: its box's width, `height` px high, no viewBox. */
 export function frameSvg({ height, className, ariaLabel }) {
   return { width: '100%', height, role: 'img', 'aria-label': ariaLabel, class: className };
 }
 
-/** The stretched <svg> curves are drawn in (x in 0..STRETCH_WIDTH, y in px), `height` px high. */
+/**
+ * The stretched <svg> curves are drawn in (x in 0..STRETCH_WIDTH, y in px), `height` px high; null
+ * (nothing drawn) when no child is given, as before a run has a point.
+ */
 export function stretched(height, ...children) {
+  if (!children.some(Boolean)) return null;
   return s(
     'svg',
     { class: 'stretch', width: '100%', height, viewBox: `0 0 ${STRETCH_WIDTH} ${height}`, preserveAspectRatio: 'none', 'aria-hidden': 'true' },
@@ -76,6 +95,14 @@ export function chartFrame({ left, right }, svg) {
   for (const [range, px] of right.entries()) div.style.setProperty(`--right-${range}`, `${px}px`);
   div.append(svg);
   return div;
+}
+
+/**
+ * A horizontal line's label at the plot's right ({ text, labelY }: nudged's), from range 1 on;
+ * lineLabelsUnder says it in range 0. `className`: its classes beside the range's.
+ */
+export function rightLabel(line, className = '') {
+  return s('text', { class: [className, rangeClass({ from: 1 })].filter(Boolean).join(' '), x: '100%', dx: 4, y: line.labelY + 4 }, line.text);
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { s } from './svg.js';
 import { pct } from './fit.js';
-import { chartFrame, frameSvg, lineLabelsUnder, rangeClass, stretched } from './frame.js';
+import { chartFrame, frameSvg, gridRows, lineLabelsUnder, rightLabel, stretched, xTickLabels, yAxisParts } from './frame.js';
 import { translator } from '../i18n.js';
 
 /**
@@ -21,23 +21,18 @@ export function renderLossChart(layout, { ariaLabel, t = translator('en') }) {
   const svg = s(
     'svg',
     frameSvg({ height, className: 'loss-chart', ariaLabel }),
-    s(
-      'g',
-      { class: 'grid' },
-      yTicks.map((tick) => s('line', { x1: 0, x2: '100%', y1: tick.y, y2: tick.y })),
-    ),
+    s('g', { class: 'grid' }, gridRows(yTicks)),
     s(
       'g',
       { class: 'axis y-axis' },
-      s('line', { x1: 0, x2: 0, y1: margin.top, y2: bottom }),
-      yTicks.map((tick) => s('text', { x: -6, y: tick.y + 4, 'text-anchor': 'end' }, tick.text)),
+      yAxisParts(yTicks, margin.top, bottom),
       s('text', { class: 'axis-title', x: -36, y: margin.top + 4, 'text-anchor': 'start', transform: `rotate(-90 -36 ${margin.top + 4})`, dy: '0.7em', dx: `-${bottom - margin.top}` }, t('lossChart.axisLoss')),
     ),
     s(
       'g',
       { class: 'axis x-axis' },
       s('line', { x1: 0, x2: '100%', y1: bottom, y2: bottom }),
-      xTicks.map((tick) => s('text', { x: pct(tick.at), y: bottom + 15, 'text-anchor': 'middle', class: rangeClass(tick) || null }, tick.text)),
+      xTickLabels(xTicks, bottom + 15),
       s('text', { class: 'axis-title', x: '100%', y: bottom + 31, 'text-anchor': 'end' }, t('lossChart.axisStep')),
     ),
     s(
@@ -48,7 +43,7 @@ export function renderLossChart(layout, { ariaLabel, t = translator('en') }) {
           'g',
           { class: `reference ${r.key}` },
           s('line', { x1: 0, x2: '100%', y1: r.y, y2: r.y }),
-          s('text', { x: '100%', dx: 4, y: r.labelY + 4, class: rangeClass({ from: 1 }) }, r.text),
+          rightLabel(r),
         ),
       ),
     ),

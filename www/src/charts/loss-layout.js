@@ -14,7 +14,7 @@
 
 import { linearScale, linePath } from './cost-layout.js';
 import { translator } from '../i18n.js';
-import { fitTicks, NARROWEST, nudged, STRETCH_WIDTH, textWidth } from './fit.js';
+import { fitTicks, labelMargins, nudged, plotWidths, STRETCH_WIDTH } from './fit.js';
 import { formatDecimal, formatInteger } from '../format.js';
 
 /** How much the display smooths each step's loss (0: not at all). */
@@ -70,9 +70,6 @@ const REFERENCES = ['uniform', 'unigram', 'bigram'];
 const HEIGHT = 240;
 const MARGIN = { left: 44, top: 12, bottom: 38, right: 16 };
 
-/** Room between a reference line's end and its label, in px. */
-const LABEL_GAP = 4;
-
 /**
  * Everything the renderer needs. `steps`: the run's length (the x axis); `losses`: each step's loss
  * so far; `heldOut`: [{ step, loss }]; `reference`: { uniform, unigram, bigram } (or null before a
@@ -92,8 +89,7 @@ export function lossChartLayout({ steps, losses = [], heldOut = [], reference = 
       }))
     : [];
   // The labels' margin: the longest label, from range 1 on; a phone's plot keeps its width.
-  const labelRoom = Math.ceil(Math.max(MARGIN.right, ...refs.map((r) => LABEL_GAP + textWidth(r.text) + 4)));
-  const margin = { left: MARGIN.left, top: MARGIN.top, bottom: MARGIN.bottom, right: [MARGIN.right, labelRoom, labelRoom] };
+  const margin = { ...MARGIN, right: labelMargins(refs.map((r) => r.text), MARGIN.right) };
   const x = linearScale([0, Math.max(1, steps)], [0, 1]);
 
   const trains = runs.map((r) => smoothed(r.losses));
@@ -122,14 +118,13 @@ export function lossChartLayout({ steps, losses = [], heldOut = [], reference = 
   // Reference lines, with their labels nudged apart when two sit within a line of text.
   const references = nudged(refs.map((r) => ({ ...r, y: round1(y.map(r.value)) })).sort((a, b) => a.y - b.y));
 
-  const plotWidth = (range) => NARROWEST[range] - margin.left - margin.right[range];
   const xTicks = roundTicks(0, Math.max(1, steps), 10, { whole: true }).map((value) => ({ value, at: x.map(value), text: formatInteger(value, locale) }));
   return {
     height,
     margin,
     x,
     y,
-    xTicks: fitTicks(xTicks, plotWidth),
+    xTicks: fitTicks(xTicks, plotWidths(margin)),
     yTicks: roundTicks(y0, y1, 4).map((value) => ({ value, y: round1(y.map(value)), text: formatDecimal(value, 1, locale) })),
     series: drawn,
     // The first (or only) run, as the single-run chart reads it.
