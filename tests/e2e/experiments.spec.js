@@ -25,6 +25,8 @@ test('the ablation renders from the shipped weights; the toggle changes the bars
   const widget = page.locator('tb-ablation').first();
   await expect(widget.locator('.status')).toContainText('6 blocks of width 16, 20,384 parameters', { timeout: 30_000 });
   await expect(widget.locator('.bars .bar')).toHaveCount(6);
+  // Each bar's block named under it (the wording its slot has room for at this width).
+  await expect(widget.locator('.bars .axis text:visible')).toContainText(['block 0', 'block 5']);
   // Measured off the page's thread, in the page's worker: the same numbers as the library's here.
   await expect(widget.locator('.where')).toHaveText('Measured in a background worker: the page stays responsive.');
   await expect(page.locator('tb-stream').first().locator('.where')).toHaveText('Measured in a background worker: the page stays responsive.');
