@@ -83,8 +83,8 @@ test('every part is selectable; parameter-free parts say they hold none', async 
     'Attention 2.36M per block WQ WK WV WO',
     'Scores per head 8 × 8',
     "Add attention's output",
-    'Norm before the feed-forward 1.54K',
-    'Feed-forward 4.72M per block W1 W2',
+    'Norm before the feed-forward 1.54K per block',
+    'Feed-forward 4.72M W1 W2',
     'GELU activation: GELU no parameters',
     "Add the feed-forward's output",
     'Final norm 1.54K',
@@ -92,7 +92,8 @@ test('every part is selectable; parameter-free parts say they hold none', async 
     'Logits 8 × 50,257, no parameters',
   ]);
 
-  await diagram.getByRole('option', { name: partName('Feed-forward') }).click();
+  // On its label: the activation's box sits inside it, over its middle.
+  await diagram.getByRole('option', { name: partName('Feed-forward') }).click({ position: { x: 30, y: 14 } });
   await expect(details(widget)).toContainText('4,722,432 parameters per block, 56,669,184 across all 12 blocks, 46% of the model.');
   await expect(details(widget)).toContainText('W_1 768 × 3,072 (d × 4d)');
 

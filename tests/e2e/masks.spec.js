@@ -100,7 +100,7 @@ test('after the count grows, the box shows n labels, n x n cells and n markers b
           highlights: [...frame.querySelectorAll('path.cells.changed-key')].filter((el) => getComputedStyle(el).visibility === 'visible').length,
           markerLefts: markers.map((r) => r.left.toFixed(1)),
           gridRight: grid.right,
-          cellWidth: (frame.querySelector('.grid svg').getBoundingClientRect().width * 16) / (20 + 16 * 16),
+          cellWidth: (frame.querySelector('.grid svg').getBoundingClientRect().width * 14) / (20 + 16 * 14),
           gridWidth: grid.width,
           boxHeight: box.height,
         };
@@ -110,7 +110,7 @@ test('after the count grows, the box shows n labels, n x n cells and n markers b
       // One column of the changed token highlighted (the last, by default).
       expect(seen.highlights).toBe(1);
       // The box: the gutter and n cells each way.
-      expect(seen.gridWidth).toBeCloseTo((seen.cellWidth * (20 + Number(n) * 16)) / 16, 0);
+      expect(seen.gridWidth).toBeCloseTo((seen.cellWidth * (20 + Number(n) * 14)) / 14, 0);
       expect(seen.boxHeight).toBeCloseTo(seen.gridWidth, 0);
       // n markers in one column, to the right of the grid's box.
       expect(seen.markerLefts).toHaveLength(Number(n));

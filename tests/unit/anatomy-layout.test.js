@@ -13,6 +13,7 @@ import {
   nextIndex,
   partMatrices,
 } from '../../www/src/charts/anatomy-layout.js';
+import { boxText, textWidth, wrapLines } from '../../www/src/charts/anatomy-boxes.js';
 
 // Reports trimmed to what the layout reads, shaped as the wasm's `count` returns them (the layout
 // takes parts, components and config from the library and never counts anything itself).
@@ -145,7 +146,7 @@ test('matrices: two-dimensional tensors only, tables named by their shape', () =
 });
 
 test('matrices are drawn to scale: W_K a quarter as wide as W_Q in Llama 3 8B', () => {
-  const box = { x: 58, y: 100, w: 284, h: 68 };
+  const box = { x: 50, y: 100, w: 200, h: 68 };
   const chips = layoutMatrices(partMatrices(llama, 'attention'), box);
   const [q, k, v, o] = chips;
   assert.equal(q.w, CHIP_MAX);
@@ -212,17 +213,49 @@ for (const [name, report] of [['GPT-2', gpt2], ['Llama', llama], ['Mixtral', mix
 
 test('coordinates of GPT-2 small’s parts (pinned)', () => {
   const layout = layoutAnatomy(diagramItems(gpt2));
-  assert.deepEqual(layout.boxes.token_table, { x: 8, y: 8, w: 167, h: 68 });
-  assert.deepEqual(layout.boxes.position_table, { x: 185, y: 8, w: 167, h: 68 });
-  assert.deepEqual(layout.boxes.attention_norm, { x: 58, y: 126, w: 284, h: 32 });
-  assert.deepEqual(layout.boxes.attention, { x: 58, y: 168, w: 284, h: 68 });
-  assert.deepEqual(layout.boxes.scores, { x: 220, y: 194, w: 112, h: 34 });
-  assert.deepEqual(layout.adds.attention_add, { cx: 30, cy: 259, r: 9 });
-  assert.deepEqual(layout.stream, { x: 30, y1: 88, y2: 482 });
-  assert.equal(layout.height, 642);
+  assert.deepEqual(layout.boxes.token_table, { x: 6, y: 6, w: 121, h: 68 });
+  assert.deepEqual(layout.boxes.position_table, { x: 137, y: 6, w: 121, h: 68 });
+  assert.deepEqual(layout.boxes.attention_norm, { x: 50, y: 124, w: 200, h: 30 });
+  // Four matrices leave no room beside them for the scores' box: it goes under them.
+  assert.deepEqual(layout.boxes.attention, { x: 50, y: 164, w: 200, h: 109 });
+  assert.deepEqual(layout.boxes.scores, { x: 131, y: 233, w: 112, h: 33 });
+  // Two leave room: the activation's box sits beside them.
+  assert.equal(layout.boxes.feed_forward.h, 68);
+  assert.deepEqual(layout.adds.attention_add, { cx: 26, cy: 296, r: 9 });
+  assert.deepEqual(layout.stream, { x: 26, y1: 86, y2: 517 });
+  assert.equal(layout.height, 671);
   assert.equal(layout.notes[0].key, 'more_blocks');
   // the first link of the block goes from the stream into the norm
-  assert.deepEqual(layout.links.find((l) => l.arrow).points, [[30, 142], [58, 142]]);
+  assert.deepEqual(layout.links.find((l) => l.arrow).points, [[26, 139], [50, 139]]);
+});
+
+test('a box\u2019s note sits beside its label, on a row of its own, or in its short form, as the width allows', () => {
+  const notes = (it) => (it.part?.per_block ? ['1.54K per block', '1.54K'] : it.part ? ['38.6M'] : it.key === 'logits' ? ['8 × 50,257, no parameters'] : []);
+  const layout = layoutAnatomy(diagramItems(gpt2), { notes });
+  const { texts, boxes } = layout;
+  // Beside a short label; the short form beside a longer one; a row of its own under a longer still.
+  assert.deepEqual(texts.attention_norm, { lines: ['Norm before attention'], note: { text: '1.54K', row: 0 }, rows: 1, chipTop: 24 });
+  assert.deepEqual(texts.attention.note, { text: '1.54K per block', row: 0 });
+  assert.deepEqual(texts.feed_forward_norm.note, { text: '1.54K per block', row: 1 });
+  assert.equal(boxes.feed_forward_norm.h, boxes.attention_norm.h + 14, 'a second row makes the box a row taller');
+  // A table too narrow for its note beside its name: the note on the next row, the matrix below it.
+  assert.deepEqual(texts.token_table.note, { text: '38.6M', row: 1 });
+  assert.equal(texts.token_table.chipTop, 38);
+  assert.equal(boxes.token_table.h, boxes.position_table.h, 'the embeddings as tall as each other');
+  assert.deepEqual(texts.logits.note, { text: '8 × 50,257, no parameters', row: 0 });
+  // Every box's rows inside it: the last baseline above its bottom.
+  for (const [key, text] of Object.entries(texts)) assert.ok(18 + (text.rows - 1) * 14 + 4 <= boxes[key].h, key);
+});
+
+test('a label too long for its box is cut into lines at its spaces', () => {
+  assert.deepEqual(wrapLines('Normalisation avant le feed-forward', 180), ['Normalisation avant le', 'feed-forward']);
+  assert.deepEqual(wrapLines('Attention', 180), ['Attention']);
+  assert.deepEqual(wrapLines('注意力之前的归一化', 50), ['注意力之前的归一化'], 'no spaces: one line');
+  const text = boxText('Normalisation avant le feed-forward', ['1,54 k par bloc', '1,54 k'], 200);
+  assert.deepEqual(text, { lines: ['Normalisation avant le', 'feed-forward'], note: { text: '1,54 k par bloc', row: 2 }, rows: 3 });
+  assert.deepEqual(boxText('Logits', ['a note far too long to fit in a box this narrow'], 100), { lines: ['Logits'], note: null, rows: 1 });
+  // In Chinese a character is a full em.
+  assert.equal(textWidth('注意力', 11), 33);
 });
 
 test('arrow keys move through the parts and stop at the ends', () => {

@@ -34,15 +34,40 @@ test('times get a round axis just above the tallest bar', () => {
   assert.ok(layout.bars[3].height > layout.bars[0].height);
 });
 
-test('twelve blocks: a slot too narrow for "block 11" in a phone\u2019s box says "11"; groups stand side by side', () => {
+test('twelve blocks: a phone\u2019s box labels every second slot, a wider one each, "block 8" where it fits; groups stand side by side', () => {
   const labels = Array.from({ length: 12 }, (_, i) => [`block ${i}`, String(i)]);
   const layout = blockBarsLayout({ values: Array(12).fill(1), labels });
-  const eleven = layout.slots[11].labels;
-  assert.equal(eleven[0].text, '11');
-  assert.equal(eleven[0].from, 0);
+  const shownIn = (range) => layout.slots.map((slot) => slot.labels.find((l) => l.from <= range && range <= l.upTo)?.text ?? null);
+  assert.deepEqual(shownIn(0), ['0', null, '2', null, '4', null, '6', null, '8', null, '10', null]);
+  assert.deepEqual(shownIn(1), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+  assert.equal(shownIn(2)[8], 'block 8');
   const grouped = blockBarsLayout({ groups: [[0.2, 0.3], [0.1, 0.4]], nice: true, least: 0.5 });
   assert.equal(grouped.bars.length, 4);
   const [a, f] = grouped.bars;
   assert.ok(Math.abs(a.x + a.width - f.x) < 1e-12, 'the second bar of a group starts where the first ends');
   assert.ok(grouped.y.domain[1] >= 0.5);
+});
+
+test('tokens per expert: no y axis, each bar\u2019s count above it, every expert named where eight share a phone\u2019s box', () => {
+  const counts = [14, 18, 9, 23, 5, 6, 7, 8];
+  const layout = blockBarsLayout({ values: counts, labels: counts.map((_, e) => [`Expert ${e}`, String(e)]), valueText: String, axis: false, nice: true, top: 20 });
+  assert.equal(layout.axis, false);
+  assert.deepEqual(layout.yTicks, []);
+  assert.ok(layout.margin.left < 44, 'no room kept for axis labels');
+  assert.deepEqual(layout.bars.map((b) => b.figure), counts.map((c) => [{ text: String(c), from: 0, upTo: 2 }]));
+  assert.deepEqual(layout.slots.map((slot) => slot.labels[0]), counts.map((_, e) => ({ text: String(e), from: 0, upTo: 1 })));
+  // The tallest bar reaches at most the top margin, where its figure still has room above it.
+  assert.ok(Math.min(...layout.bars.map((b) => b.y)) >= 20);
+});
+
+test('sixty-four experts: labels thinned as ticks are, and counts shown only where a slot holds them', () => {
+  const counts = Array.from({ length: 64 }, (_, e) => e + 3);
+  const layout = blockBarsLayout({ values: counts, labels: counts.map((_, e) => [`Expert ${e}`, String(e)]), valueText: String, axis: false });
+  const labelled = (range) => layout.slots.filter((slot) => slot.labels.some((l) => l.from <= range && range <= l.upTo)).map((slot) => slot.index);
+  assert.deepEqual(labelled(0), [0, 8, 16, 24, 32, 40, 48, 56]);
+  assert.deepEqual(labelled(1), [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60]);
+  // Two digits do not fit a slot of a phone's box, nor of a 640 px one; one digit fits from 640 px.
+  assert.ok(layout.bars.every((b) => b.figure.every((f) => f.from === 2)));
+  assert.deepEqual(layout.bars[3].figure, [{ text: '6', from: 2, upTo: 2 }]);
+  assert.deepEqual(layout.bars[20].figure, []);
 });

@@ -10,41 +10,31 @@
 
 import { activationName, freePartLabel, moreBlocksNote, partLabel, rotaryNote } from '../elements/anatomy-text.js';
 import { translator } from '../i18n.js';
+import { boxText, rowBaseline, textWidth, FONT_SMALL } from './anatomy-boxes.js';
 
-export const WIDTH = 360;
-const PAD = 8;
-export const STREAM_X = 30;
-const BLOCK_X = 46; // the opened block's frame
+// The diagram is drawn WIDTH units wide and scaled to its box: a 320 px phone's is about 270 px,
+// where the text's 11 units stay 11 px or more (the widget caps the box at 20rem on a desktop).
+export const WIDTH = 264;
+const PAD = 6;
+export const STREAM_X = 26;
+const BLOCK_X = 40; // the opened block's frame
 const BLOCK_RIGHT = WIDTH - PAD;
-const BOX_X = 58; // boxes inside the block
-const BOX_W = BLOCK_RIGHT - 10 - BOX_X;
+const BOX_X = 50; // boxes inside the block
+const BOX_W = BLOCK_RIGHT - 8 - BOX_X;
 const ROW_GAP = 10;
-const PLAIN_H = 32; // a box with a label only
-const CHIP_H = 68; // a box with matrices drawn in it
 const ADD_H = 26;
 const ADD_R = 9;
 const CHILD_W = 112;
-const CHILD_H = 34;
+const CHILD_H = 33;
+const CHILD_MARGIN = 7; // a child box's distance from its parent's right and bottom edges
 const NOTE_H = 24;
 const TITLE_H = 26;
 /** The largest side of a matrix drawn inside a box. */
-export const CHIP_MAX = 26;
+export const CHIP_MAX = 24;
 const CHIP_MIN = 3;
-const CHIP_TOP = 24; // below the box's label
-// Text sizes in the diagram's units. The diagram is drawn WIDTH units wide and scaled to its box;
-// on a 360 px phone that box is about 310 px (a scale of 0.86), where these stay at 11 px or more.
-export const FONT_LABEL = 13;
-export const FONT_SMALL = 13;
-
-/** Characters drawn a full em wide: Chinese, Japanese and Korean ideographs and kana, full-width punctuation. */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/gu;
-
-/** A rough width of `text` at `size` px in the diagram's sans-serif (for fitting, not measuring). */
-export function textWidth(text, size = FONT_LABEL) {
-  const str = String(text);
-  const wide = str.match(WIDE)?.length ?? 0;
-  return (str.length - wide) * size * 0.58 + wide * size;
-}
+/** Under a box's text rows: to the matrices' tops; from their tops to the box's bottom (their names underneath). */
+const CHIP_GAP = 6;
+const CHIP_BOTTOM = CHIP_MAX + 20;
 
 /**
  * The matrices of one part, as the Report's components give them: [{ name, rows, cols, tied }],
@@ -151,22 +141,40 @@ export function nextIndex(count, index, key) {
   }
 }
 
-function boxHeight(item, items) {
-  if (item.kind === 'add') return ADD_H;
-  const hasChild = items.some((c) => c.parent === item.key);
-  return (item.matrices?.length ?? 0) > 0 || hasChild ? CHIP_H : PLAIN_H;
+/**
+ * One box `width` units wide: its text (boxText: label lines and note), where its matrices start
+ * (`chipTop`, below its top) and its height: one text row alone is PLAIN; matrices add a row of
+ * chips with their names; a box drawn inside it (the scores, the activation) sits at its bottom
+ * right, beside the matrices where they leave room, else under them.
+ */
+function boxPlan(item, items, width, notesOf) {
+  if (item.kind === 'add') return { h: ADD_H };
+  const text = boxText(item.label, item.kind === 'box' ? notesOf(item) : [], width);
+  const textBottom = rowBaseline(text.rows - 1) + 4;
+  const chipTop = rowBaseline(text.rows - 1) + CHIP_GAP;
+  const matrices = item.matrices ?? [];
+  const child = items.some((c) => c.parent === item.key);
+  if (matrices.length === 0 && !child) return { h: rowBaseline(text.rows - 1) + 12, text, chipTop };
+  let h = matrices.length ? chipTop + CHIP_BOTTOM : textBottom;
+  if (child) {
+    const chips = layoutMatrices(matrices, { x: 0, y: 0 }, chipTop);
+    const used = chips.length ? Math.max(...chips.map((c) => c.labelX + Math.max(c.w, textWidth(c.name, FONT_SMALL)))) : 0;
+    const beside = matrices.length > 0 && used + 10 <= width - CHILD_MARGIN - CHILD_W && h - CHILD_MARGIN - CHILD_H >= textBottom;
+    if (!beside) h = (matrices.length ? chipTop + CHIP_MAX + 21 : textBottom) + CHILD_H + CHILD_MARGIN;
+  }
+  return { h, text, chipTop };
 }
 
 /**
  * Matrices drawn to scale inside a box: each as a rectangle `rows` tall and `cols` wide, the
  * part's largest dimension CHIP_MAX units, none thinner than CHIP_MIN, left to right with room for
- * its name underneath. Returns [{ name, tied, x, y, w, h, labelX, labelY }].
+ * its name underneath, from `chipTop` below the box's top. Returns [{ name, tied, x, y, w, h, labelX, labelY }].
  */
-export function layoutMatrices(matrices, box) {
+export function layoutMatrices(matrices, box, chipTop = rowBaseline(0) + CHIP_GAP) {
   if (matrices.length === 0) return [];
   const largest = Math.max(...matrices.flatMap((m) => [m.rows, m.cols]));
   let x = box.x + 10;
-  const top = box.y + CHIP_TOP;
+  const top = box.y + chipTop;
   return matrices.map((m) => {
     const w = Math.max(CHIP_MIN, (m.cols / largest) * CHIP_MAX);
     const h = Math.max(CHIP_MIN, (m.rows / largest) * CHIP_MAX);
@@ -178,21 +186,29 @@ export function layoutMatrices(matrices, box) {
 }
 
 /**
- * Coordinates for every item: { width, height, boxes: { key: {x, y, w, h} }, stream: {x, y1, y2},
- * block: {x, y, w, h, titleY} | null, notes: [{key, label, x, y}], adds: { key: {cx, cy, r} },
- * links: [{ points: [[x, y], …], arrow }] } (the connecting lines, drawn under the boxes).
+ * Coordinates for every item: { width, height, boxes: { key: {x, y, w, h} }, texts: { key: {lines,
+ * note, rows, chipTop} } (boxText's, per box), stream: {x, y1, y2}, block: {x, y, w, h, titleY} |
+ * null, notes: [{key, label, x, y}], adds: { key: {cx, cy, r} }, links: [{ points: [[x, y], …],
+ * arrow }] } (the connecting lines, drawn under the boxes). `notes(item)`: a box's notes, longest
+ * first ("1.54K per block", "1.54K"); none when left out.
  */
-export function layoutAnatomy(items) {
+export function layoutAnatomy(items, { notes: notesOf = () => [] } = {}) {
   const boxes = {};
+  const texts = {};
   const adds = {};
   const notes = [];
   const links = [];
   let y = PAD;
+  const plan = (it, width) => {
+    const p = boxPlan(it, items, width, notesOf);
+    if (p.text) texts[it.key] = { ...p.text, chipTop: p.chipTop };
+    return p.h;
+  };
 
-  // The embeddings, side by side.
+  // The embeddings, side by side, as tall as the tallest.
   const embed = items.filter((it) => it.section === 'embed');
-  const embedH = Math.max(PLAIN_H, ...embed.map((it) => boxHeight(it, items)));
   const slotW = embed.length ? (WIDTH - 2 * PAD - (embed.length - 1) * 10) / embed.length : 0;
+  const embedH = Math.max(rowBaseline(0) + 12, ...embed.filter((it) => it.kind === 'box').map((it) => plan(it, slotW)));
   embed.forEach((it, i) => {
     const rect = { x: PAD + i * (slotW + 10), y, w: slotW, h: embedH };
     if (it.kind === 'note') notes.push({ key: it.key, label: it.label, ...rect, framed: true });
@@ -217,7 +233,7 @@ export function layoutAnatomy(items) {
     let sublayer = []; // the boxes since the last add
     for (const it of inBlock) {
       if (it.kind === 'child') continue;
-      const h = boxHeight(it, items);
+      const h = plan(it, BOX_W);
       if (it.kind === 'add') {
         adds[it.key] = { cx: STREAM_X, cy: y + h / 2, r: ADD_R };
         if (sublayer.length) {
@@ -230,7 +246,7 @@ export function layoutAnatomy(items) {
         const rect = { x: BOX_X, y, w: BOX_W, h };
         boxes[it.key] = rect;
         if (sublayer.length === 0) {
-          links.push({ points: [[STREAM_X, y + 16], [BOX_X, y + 16]], arrow: true });
+          links.push({ points: [[STREAM_X, y + 15], [BOX_X, y + 15]], arrow: true });
         } else {
           const prev = sublayer[sublayer.length - 1];
           links.push({ points: [[prev.x + prev.w / 2, prev.y + prev.h], [prev.x + prev.w / 2, y]], arrow: true });
@@ -248,7 +264,7 @@ export function layoutAnatomy(items) {
   for (const it of items.filter((c) => c.kind === 'child')) {
     const p = boxes[it.parent];
     if (!p) continue;
-    boxes[it.key] = { x: p.x + p.w - 10 - CHILD_W, y: p.y + p.h - 8 - CHILD_H, w: CHILD_W, h: CHILD_H };
+    boxes[it.key] = { x: p.x + p.w - CHILD_MARGIN - CHILD_W, y: p.y + p.h - CHILD_MARGIN - CHILD_H, w: CHILD_W, h: CHILD_H };
   }
 
   for (const it of items.filter((c) => c.section === 'after')) {
@@ -260,17 +276,17 @@ export function layoutAnatomy(items) {
   const headTop = y;
   let prev = null;
   for (const it of items.filter((c) => c.section === 'head')) {
-    const h = boxHeight(it, items);
-    const rect = { x: PAD, y, w: WIDTH - 2 * PAD, h };
+    const w = WIDTH - 2 * PAD;
+    const rect = { x: PAD, y, w, h: plan(it, w) };
     boxes[it.key] = rect;
     if (prev) links.push({ points: [[STREAM_X, prev.y + prev.h], [STREAM_X, y]], arrow: true });
     prev = rect;
-    y += h + ROW_GAP;
+    y += rect.h + ROW_GAP;
   }
   y -= ROW_GAP;
 
   const stream = { x: STREAM_X, y1: joinY, y2: headTop };
-  return { width: WIDTH, height: y + PAD, boxes, adds, notes, links, stream, block };
+  return { width: WIDTH, height: y + PAD, boxes, texts, adds, notes, links, stream, block };
 }
 
 /** The triangle of an arrowhead at the end of the segment from `from` to `to`: three points. */

@@ -1,7 +1,8 @@
-// Draws blockBarsLayout's coordinates in a chart frame (frame.js): the y axis and its grid, a slot's
-// bars with its label (and second row) under it, the horizontal lines labelled at the right (under
-// the chart in a phone's box), an axis title at the bottom right or a unit at the top left. Colours
-// come from CSS classes (the widget's stylesheet).
+// Draws blockBarsLayout's coordinates in a chart frame (frame.js): the y axis and its grid (or, with
+// no axis, a baseline), a slot's bars (their figures above them, class "figure") and its label (and
+// second row) under it, the horizontal lines labelled at the right (under the chart in a phone's
+// box), an axis title at the bottom right or a unit at the top left. Colours come from CSS classes
+// (the widget's stylesheet).
 
 import { s } from './svg.js';
 import { pct } from './fit.js';
@@ -24,7 +25,7 @@ export function renderBlockBars(layout, { className, ariaLabel, axisTitle = null
     s(
       'g',
       { class: 'axis' },
-      yAxisParts(layout.yTicks, margin.top, bottom),
+      layout.axis ? yAxisParts(layout.yTicks, margin.top, bottom) : s('line', { class: 'base', x1: 0, x2: '100%', y1: bottom, y2: bottom }),
       unit ? s('text', { class: 'axis-title', x: 0, y: margin.top - 2 }, unit) : null,
       layout.slots.map((slot) => [slotText(slot, 'labels', bottom + 15, null), slotText(slot, 'sublabels', bottom + 29, 'axis-title')]),
       axisTitle ? s('text', { class: 'axis-title', x: '100%', y: bottom + 29, 'text-anchor': 'end' }, axisTitle) : null,
@@ -34,7 +35,8 @@ export function renderBlockBars(layout, { className, ariaLabel, axisTitle = null
       .map((b) => {
         const bar = s('rect', { class: barClass(b), x: pct(b.x), y: b.y, width: pct(b.width), height: b.height });
         if (onBar) bar.addEventListener('click', () => onBar(b));
-        return bar;
+        const figures = b.figure.map((f) => s('text', { x: pct(b.x + b.width / 2), y: b.y - 4, 'text-anchor': 'middle', class: ['figure', rangeClass(f)].filter(Boolean).join(' ') }, f.text));
+        return [bar, figures];
       }),
     layout.lines.map((l) =>
       s(

@@ -10,13 +10,11 @@
 import { h } from './base.js';
 import { s } from '../charts/svg.js';
 import { formatCompact, formatInteger } from '../format.js';
-import { arrowHead, keyboardOrder, layoutAnatomy, layoutMatrices, nextIndex, textWidth, FONT_SMALL } from '../charts/anatomy-layout.js';
+import { arrowHead, keyboardOrder, layoutAnatomy, layoutMatrices, nextIndex } from '../charts/anatomy-layout.js';
+import { rowBaseline, wrapLines, FONT_SMALL, ROW } from '../charts/anatomy-boxes.js';
 import { groupClass } from '../charts/breakdown.js';
 import { shapeText } from './anatomy-details.js';
 import { translator } from '../i18n.js';
-
-/** Where a note too long for the label's row goes in a tall box: its baseline, below the box's top. */
-const BELOW_Y = 40;
 
 /** "W_Q" drawn as W with a subscript Q. */
 function matrixName(name, x, y) {
@@ -53,22 +51,9 @@ export class AnatomyDiagram {
     };
   }
 
-  /** Whether a box has room for its note at the right of its label (else the note goes below it, or is not drawn). */
-  fits(item, note) {
-    const b = this.layout?.boxes[item.key];
-    return Boolean(b) && textWidth(item.label) + textWidth(note, FONT_SMALL) + 28 <= b.w;
-  }
-
-  /**
-   * Whether a box too narrow for its note beside its label (a long label: "Table des positions") has
-   * room for it on a second line, at the right of its matrices: a tall box with no box inside it.
-   */
-  fitsBelow(item, note) {
-    const b = this.layout?.boxes[item.key];
-    if (!b || b.h < BELOW_Y + 8 || this.items.some((it) => it.parent === item.key)) return false;
-    const chips = layoutMatrices(item.matrices ?? [], b);
-    const used = chips.length ? Math.max(...chips.map((c) => c.labelX + Math.max(c.w, textWidth(c.name, FONT_SMALL)))) : b.x;
-    return used + 10 + textWidth(note, FONT_SMALL) + 8 <= b.x + b.w;
+  /** A box's notes, longest first: its size or what it is, then the short form ("1.54K" for "1.54K per block"). */
+  notesOf(item) {
+    return [this.boxNote(item), this.shortNote(item)].filter(Boolean);
   }
 
   /** After T changed (`report` at the new T): the diagram's texts that show it, in place. False when the diagram must be redrawn. */
@@ -76,10 +61,10 @@ export class AnatomyDiagram {
     this.report = report;
     const texts = this.shapeTexts();
     const marked = [...this.container.querySelectorAll('[data-shape]')];
-    const logits = this.items.find((it) => it.key === 'logits');
-    // The logits note is drawn only when it fits its box; if that changes, redraw.
-    const fits = logits && this.fits(logits, texts.logits);
-    if (Boolean(fits) !== marked.some((el) => el.dataset.shape === 'logits')) return false;
+    // The logits note sits beside the label, on a row of its own, or nowhere, as its length allows;
+    // if that changes, redraw.
+    const place = (layout) => JSON.stringify(layout.texts.logits?.note?.row ?? null);
+    if (this.layout && place(layoutAnatomy(this.items, { notes: (it) => this.notesOf(it) })) !== place(this.layout)) return false;
     for (const el of marked) {
       el.textContent = texts[el.dataset.shape];
       nameFromTexts(el.closest('[role="option"]'), this.t);
@@ -87,14 +72,13 @@ export class AnatomyDiagram {
     return true;
   }
 
-
   /** Draw `items` of `report` (diagramItems); returns the nodes for the container. */
   draw(report, items) {
     this.report = report;
     this.items = items;
     const { config } = report;
     const t = this.t;
-    const layout = layoutAnatomy(items);
+    const layout = layoutAnatomy(items, { notes: (it) => this.notesOf(it) });
     this.layout = layout;
     const descId = `${this.uid}-diagram-desc`;
     const more = items.find((it) => it.key === 'more_blocks');
@@ -128,12 +112,12 @@ export class AnatomyDiagram {
       if (note.framed) {
         deco.append(
           s('rect', { class: 'frame dashed', x: note.x, y: note.y, width: note.w, height: note.h, rx: 6 }),
-          s('text', { x: note.x + 10, y: note.y + 20, class: 'small muted-text' }, ...wrapWords(note.label, note.w - 20, note.x + 10)),
+          s('text', { x: note.x + 10, y: note.y + 20, class: 'small muted-text' }, ...lines(wrapLines(note.label, note.w - 20, FONT_SMALL), note.x + 10)),
         );
       } else {
         deco.append(
           s('path', { class: 'frame dashed', d: `M${note.x} ${note.y + 2} h${note.w} M${note.x + 6} ${note.y + 6} h${note.w - 12}` }),
-          s('text', { x: note.x + 10, y: note.y + 19, class: 'small muted-text' }, note.label),
+          s('text', { x: note.x + 10, y: note.y + 17, class: 'small muted-text' }, note.label),
         );
       }
     }
@@ -223,28 +207,23 @@ export class AnatomyDiagram {
         g.append(
           s('text', { x: b.x + 8, y: b.y + 13 }, s('tspan', { class: 'label' }, item.label), s('tspan', { class: 'small muted-text' }, this.t('anatomy.perHead'))),
         );
-        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 29, class: 'small muted-text', 'data-shape': 'scores' }, this.shapeTexts().scores));
+        if (scores) g.append(s('text', { x: b.x + 8, y: b.y + 13 + ROW, class: 'small muted-text', 'data-shape': 'scores' }, this.shapeTexts().scores));
       } else {
-        // Two lines 16 px apart: their boxes (the fonts' ascent and descent) do not touch.
+        // Two lines a row apart: their boxes (the fonts' ascent and descent) do not touch.
         g.append(s('text', { x: b.x + 8, y: b.y + 13, class: 'label' }, item.text));
-        g.append(s('text', { x: b.x + 8, y: b.y + 29, class: 'small muted-text' }, this.t('anatomy.childNoParameters')));
+        g.append(s('text', { x: b.x + 8, y: b.y + 13 + ROW, class: 'small muted-text' }, this.t('anatomy.childNoParameters')));
       }
       return g;
     }
 
-    g.append(s('text', { x: b.x + 10, y: b.y + 19, class: 'label' }, item.label));
-    // The note, or its shorter form ("1.54K" for "1.54K per block") where the box is too narrow; else
-    // either on a second line where the box has room there.
-    const notes = [this.boxNote(item), this.shortNote(item)].filter(Boolean);
-    const right = notes.find((note) => this.fits(item, note));
-    if (right) {
+    // The label in as many lines as the box needs, and its note beside it or on a row of its own (the layout's boxText).
+    const text = layout.texts[item.key];
+    g.append(s('text', { x: b.x + 10, y: b.y + rowBaseline(0), class: 'label' }, ...lines(text.lines, b.x + 10)));
+    if (text.note) {
       const shape = item.key === 'logits' ? { 'data-shape': 'logits' } : {};
-      g.append(s('text', { x: b.x + b.w - 8, y: b.y + 19, class: 'small muted-text', 'text-anchor': 'end', ...shape }, right));
-    } else {
-      const below = notes.find((note) => this.fitsBelow(item, note));
-      if (below) g.append(s('text', { x: b.x + b.w - 8, y: b.y + BELOW_Y, class: 'small muted-text', 'text-anchor': 'end' }, below));
+      g.append(s('text', { x: b.x + b.w - 10, y: b.y + rowBaseline(text.note.row), class: 'small muted-text', 'text-anchor': 'end', ...shape }, text.note.text));
     }
-    for (const chip of layoutMatrices(item.matrices ?? [], b)) {
+    for (const chip of layoutMatrices(item.matrices ?? [], b, text.chipTop)) {
       g.append(
         s('rect', { class: `chip${chip.tied ? ' tied' : ''}`, x: chip.x, y: chip.y, width: chip.w, height: chip.h }),
         matrixName(chip.name, chip.labelX, chip.labelY),
@@ -327,19 +306,10 @@ function nameFromTexts(g, t) {
   g.setAttribute('aria-label', shown.startsWith(label) ? shown : t('anatomy.partName', { label, shown }));
 }
 
-/** Words in <tspan> lines no wider than `width` (rough), for a note in a box. */
-function wrapWords(text, width, x) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next, FONT_SMALL) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  // a space after each line but the last, so the text reads as words to assistive technology and tests
-  return lines.map((l, i) => s('tspan', { x, dy: i === 0 ? 0 : 13 }, i < lines.length - 1 ? `${l} ` : l));
+/**
+ * Lines of text as <tspan>s a row apart, starting at `x`: a space after each but the last, so the
+ * text reads as words to assistive technology and tests.
+ */
+function lines(texts, x) {
+  return texts.map((l, i) => s('tspan', { x, dy: i === 0 ? 0 : ROW }, i < texts.length - 1 ? `${l} ` : l));
 }
-

@@ -16,7 +16,8 @@ import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { formatCompact, formatInteger } from '../format.js';
 import { formatFlops, formatShare } from '../format-anatomy.js';
-import { diagramItems, keyboardOrder, FONT_LABEL, FONT_SMALL } from '../charts/anatomy-layout.js';
+import { diagramItems, keyboardOrder } from '../charts/anatomy-layout.js';
+import { FONT_LABEL, FONT_SMALL } from '../charts/anatomy-boxes.js';
 import { groupLabel } from './anatomy-text.js';
 import { breakdownSegments, groupClass, renderBreakdownBar } from '../charts/breakdown.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
@@ -36,7 +37,7 @@ const GROUPS = ['embeddings', 'attention', 'feed_forward', 'norms', 'output_head
 
 const CSS = `
 .panes { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: flex-start; }
-.diagram { flex: 1 1 18rem; max-width: 24rem; min-width: 0; }
+.diagram { flex: 1 1 16.5rem; max-width: 20rem; min-width: 0; }
 .details { flex: 1 1 16rem; min-width: 0; }
 .details h3 { margin-top: 0.25rem; }
 .details h4 { margin: 0.6rem 0 0.2rem; font-size: 0.95rem; }

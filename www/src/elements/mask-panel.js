@@ -19,11 +19,12 @@ import { formatInteger } from '../format.js';
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
 export const MAX_TOKENS = 16;
 
-// Small enough that the largest grid and its markers (300 x 276) fit a 360 px phone's panel
-// unscaled, so the labels keep their 11 px.
-const GRID = { cell: 16, gap: 2, gutter: 20 };
-const FULL = maskGridSize(MAX_TOKENS, GRID); // the drawing: 276 x 276
-const WITH_MARKERS = maskGridSize(MAX_TOKENS, { ...GRID, markers: true }); // 300 x 276
+// Small enough that the largest grid and its markers (265 x 244) fit a 320 px phone's panel (270 px)
+// unscaled, so the labels keep their 11 px; a two-digit label (12.6 px at 11 px in the system
+// sans-serif) still leaves a gap in a 14 px column.
+const GRID = { cell: 14, gap: 2, gutter: 20 };
+const FULL = maskGridSize(MAX_TOKENS, GRID); // the drawing: 244 x 244
+const WITH_MARKERS = maskGridSize(MAX_TOKENS, { ...GRID, markers: true }); // 265 x 244
 
 /** Until the slider rests this long (ms), a grid's long spoken description waits. */
 const LABEL_REST_MS = 150;

@@ -9,20 +9,22 @@
 
 import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
-import { s } from '../charts/svg.js';
-import { barLayout } from '../charts/bars.js';
+import { blockBarsLayout } from '../charts/bars-layout.js';
+import { renderBlockBars } from '../charts/block-bars-svg.js';
+import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, lazyFormat } from '../format.js';
 
-const CSS = `
+const CSS = `${FRAME_CSS}
 .sliders { display: grid; grid-template-columns: minmax(6.5rem, auto) minmax(0, 1fr) 3rem; gap: 0.25rem 0.6rem; align-items: center; margin: 0.5rem 0; }
 .sliders input[type="range"] { min-width: 0; width: 100%; }
 .sliders output { font-variant-numeric: tabular-nums; text-align: right; }
+/* Words whole ("Score", not "Scor/e"): the table fits a 320 px phone without splitting them. */
+.routing th, .routing td { overflow-wrap: break-word; }
 .routing td.kept { font-weight: 600; color: color-mix(in srgb, var(--_router) 75%, var(--_fg)); }
 .routing td.skipped { color: var(--_muted); }
-.bars svg { width: 100%; max-width: 30rem; }
+.bars .chart { max-width: 36rem; }
 .bars .bar { fill: var(--_router); }
-.bars .axis { font-size: 12px; fill: var(--_muted); }
-.bars .count { font-size: 12px; }
+.bars .axis text { fill: var(--_muted); }
 .bars .base { stroke: var(--_rule); }
 section + section { margin-top: 1rem; }
 figure { margin: 0.5rem 0; }
@@ -189,7 +191,15 @@ function routingResult(r, t) {
 
 function batchResult(r, { k, seed, t }) {
   const { locale } = t;
-  const layout = barLayout(r.tokens_per_expert, { width: 320, height: 150, top: 16, bottom: 18, gap: 0.3 });
+  const layout = blockBarsLayout({
+    values: r.tokens_per_expert,
+    labels: r.tokens_per_expert.map((_, e) => [t('moe.expert', { expert: formatInteger(e, locale) }), formatInteger(e, locale)]),
+    valueText: (count) => formatInteger(count, locale),
+    axis: false,
+    nice: true,
+    height: 170,
+    top: 20,
+  });
   // The seed is a name for the draw, not a quantity: written as typed (no thousands separator).
   const label = t('moe.chartLabel', {
     tokens: formatInteger(r.n_tokens, locale),
@@ -197,18 +207,8 @@ function batchResult(r, { k, seed, t }) {
     seed: String(seed),
     counts: r.tokens_per_expert.map((c, e) => t('moe.chartCount', { expert: formatInteger(e, locale), count: formatInteger(c, locale) })).join(t('moe.listComma')),
   });
-  const svg = s(
-    'svg',
-    { viewBox: `0 0 ${layout.width} ${layout.height}`, width: layout.width, height: layout.height, role: 'img', 'aria-label': label },
-    s('line', { class: 'base', x1: 0, x2: layout.width, y1: layout.baseline, y2: layout.baseline }),
-    layout.bars.flatMap((b) => [
-      s('rect', { class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height, rx: 2 }),
-      s('text', { class: 'count', x: b.centre, y: b.valueY, 'text-anchor': 'middle' }, formatInteger(b.value, locale)),
-      s('text', { class: 'axis', x: b.centre, y: b.labelY, 'text-anchor': 'middle' }, formatInteger(b.index, locale)),
-    ]),
-  );
   return [
-    h('figure', {}, svg, h('figcaption', { class: 'muted' }, t('moe.figcaption'))),
+    h('figure', {}, h('div', { class: 'chart' }, renderBlockBars(layout, { className: 'tokens', ariaLabel: label })), h('figcaption', { class: 'muted' }, t('moe.figcaption'))),
     h('p', { class: 'result' }, t.parts('moe.loss', { loss: h('strong', { class: 'loss' }, formatDecimal(r.balance_loss, 3, locale)) })),
   ];
 }
