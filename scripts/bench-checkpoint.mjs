@@ -20,8 +20,10 @@
 // What is measured, each configuration in its own process:
 //   tblock eval --plan            the fixed cost of a run (open, map, check each block, tokenise, plus
 //                                 its ~0.2 s rate probe) and the expected time it prints
-//   tblock eval                   all threads, and TBLOCK_THREADS=1: wall time and peak RSS
-//                                 (/usr/bin/time -v), beside the mapped size (the .safetensors bytes)
+//   tblock eval                   all threads, and --threads 1: wall time and peak RSS
+//                                 (/usr/bin/time -v), beside the mapped size (the .safetensors bytes);
+//                                 faer's blocked products, and the plain kernels (TBLOCK_KERNEL=plain,
+//                                 what checkpoints ran on before; PLAIN=0 leaves them out)
 //   PyTorch                       from_pretrained(dtype=float32), then bfloat16; one forward of the
 //                                 1,024 ids with labels (so the loss too), median of RUNS after a
 //                                 warm-up, at all threads and at 1; peak RSS of the process, and its
@@ -220,14 +222,18 @@ if (measured.windows !== 1 || measured.tokens !== CONTEXT) throw new Error(`expe
 const tokens = measured.tokens;
 
 const rows = [];
-for (const threads of THREADS) {
-  say(`tblock eval, TBLOCK_THREADS=${threads}, ${RUNS} runs`);
+// tblock's products: faer's blocked kernels (what it runs), and the plain kernels the page runs
+// (TBLOCK_KERNEL=plain: what every checkpoint ran on before; PLAIN=0 leaves them out).
+const KERNELS = process.env.PLAIN === '0' ? ['blocked'] : ['blocked', 'plain'];
+for (const kernel of KERNELS) for (const threads of THREADS) {
+  say(`tblock eval, ${kernel} kernels, --threads ${threads}, ${RUNS} runs`);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await undisturbed(() => timed(evalArgs, { TBLOCK_THREADS: String(threads) }), `tblock, ${threads} thread(s)`));
+  for (let i = 0; i < RUNS; i++) runs.push(await undisturbed(() => timed([...evalArgs, '--threads', String(threads)], { TBLOCK_KERNEL: kernel }), `tblock, ${kernel}, ${threads} thread(s)`));
   const wall = median(runs.map((r) => r.seconds));
   const forward = wall - plan.wall_seconds;
   rows.push({
-    who: `tblock ${measured.by.replace('tblock ', '')} (f32 compute, weights bf16 mapped)`,
+    who: `tblock ${measured.by.replace('tblock ', '')} (f32 compute, weights bf16 mapped${kernel === 'plain' ? ', plain kernels' : ''})`,
+    kernel,
     threads,
     tokens_per_second: tokens / forward,
     tokens_per_second_whole_run: tokens / wall,

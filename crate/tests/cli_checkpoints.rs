@@ -79,6 +79,27 @@ fn plan_counts_the_work_without_doing_it() {
 }
 
 #[test]
+fn threads_are_a_count_this_machine_has_and_change_no_figure() {
+    let (llama, text) = (fixtures().join("llama"), fixtures().join("eval.txt"));
+    let all = json(&["ablate", "--weights", s(&llama), "--text", s(&text), "--context", "32"]);
+    let one = json(&["ablate", "--weights", s(&llama), "--text", s(&text), "--context", "32", "--threads", "1"]);
+    assert_eq!(one, all, "one thread or all, the same figures");
+    let plan = json(&["eval", "--weights", s(&llama), "--plan", "--threads", "1"]);
+    assert_eq!(plan["plan"]["threads"], 1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let allowed = format!("choose 1 to {cores} (this machine's cores)");
+    for bad in ["0", "-3", "100000"] {
+        let e = error(&["eval", "--weights", s(&llama), "--threads", bad]);
+        assert!(e.contains(&format!("{bad} threads: {allowed}")), "{bad}: {e}");
+    }
+    let e = error(&["eval", "--weights", s(&llama), "--threads", "two"]);
+    assert!(e.contains(&format!("a thread count is a whole number from 1 to {cores}")) && e.contains("\"two\""), "{e}");
+    let tiny = fixtures().join("../tiny-gpt-seed-0.safetensors");
+    let e = error(&["eval", "--weights", s(&tiny), "--threads", "1"]);
+    assert!(e.contains("--threads are for Hugging Face checkpoint directories"), "{e}");
+}
+
+#[test]
 fn bad_windows_and_texts_are_named() {
     let dir = scratch("checkpoint-texts");
     let qwen = fixtures().join("qwen2");
@@ -98,7 +119,7 @@ fn bad_windows_and_texts_are_named() {
     let e = error(&["stream", "--weights", s(&qwen), "--text", s(&binary)]);
     assert!(e.contains("not UTF-8 text (byte 1)"), "{e}");
     let e = error(&["eval", "--weights", s(&fixtures().join("../tiny-gpt-seed-0.safetensors")), "--context", "8"]);
-    assert!(e.contains("--context and --plan are for Hugging Face checkpoint directories"), "{e}");
+    assert!(e.contains("--context, --plan and --threads are for Hugging Face checkpoint directories"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

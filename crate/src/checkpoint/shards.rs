@@ -155,12 +155,12 @@ impl Shards {
             .ok_or_else(|| Error::weights(name, format!("its bytes lie outside {}", shown(&shard.file))))?;
         let bytes = &bytes[range.start * width..range.end * width];
         out.clear();
-        out.reserve(range.len());
-        match info.dtype {
-            Dtype::F32 => out.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
-            Dtype::F16 => out.extend(bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())),
-            _ => out.extend(bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())),
-        }
+        out.resize(range.len(), 0.0);
+        // Widened a piece at a time, on this thread: over rayon's threads the mapped pages came slower
+        // (9.7 s against 10.9 s for a 1,024-token window of the 0.5 B bf16 checkpoint, 2 threads).
+        const PIECE: usize = 1 << 16;
+        let dtype = info.dtype;
+        out.chunks_mut(PIECE).zip(bytes.chunks(PIECE * width)).for_each(|(o, b)| widen(dtype, b, o));
         Ok(())
     }
 
@@ -191,5 +191,24 @@ impl WeightSource for Shards {
             return Err(Error::weights(name, format!("has {n_rows} rows; row {} was asked for", rows.end - 1)));
         }
         self.read_range(name, &[n_rows, cols], rows.start * cols..rows.end * cols, out)
+    }
+}
+
+/// Little-endian f32, f16 or bf16 `bytes` as f32 into `out` (as many as there are numbers).
+fn widen(dtype: Dtype, bytes: &[u8], out: &mut [f32]) {
+    // bf16 is f32's top half: its bits shifted up (half's to_f32 too, but for a NaN's quiet bit).
+    match dtype {
+        Dtype::F32 => out
+            .iter_mut()
+            .zip(bytes.chunks_exact(4))
+            .for_each(|(o, b)| *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        Dtype::F16 => out
+            .iter_mut()
+            .zip(bytes.chunks_exact(2))
+            .for_each(|(o, b)| *o = half::f16::from_le_bytes([b[0], b[1]]).to_f32()),
+        _ => out
+            .iter_mut()
+            .zip(bytes.chunks_exact(2))
+            .for_each(|(o, b)| *o = f32::from_bits(u32::from(u16::from_le_bytes([b[0], b[1]])) << 16)),
     }
 }

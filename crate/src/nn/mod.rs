@@ -29,6 +29,8 @@ pub mod feed_forward;
 pub mod gpt;
 pub mod gpt_shape;
 pub mod gqa_attention;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod gqa_blocked;
 pub mod init;
 pub mod inspect;
 pub mod linear;

@@ -1,29 +1,81 @@
-//! The linear layer over the threads this machine has, for a real checkpoint's forward pass: the
-//! rows of the input are split into one contiguous run per thread, each run through the kernels'
-//! [`linear_forward`]. Every output is the same dot product in the same order whichever thread
-//! computes it, so the result does not depend on the thread count. In WebAssembly (one thread), and
-//! for small products, it is [`linear_forward`] itself.
+//! The linear layer of a real checkpoint's forward pass, on the threads asked for. Natively it is
+//! faer's matrix product: cache-blocked and packed, its micro-kernels picked at run time for what
+//! the CPU has (AVX-512, AVX2 + FMA, or portable), the product split over rayon's threads. In
+//! WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
+//!
+//! TinyGPT never comes here: the lesson's figures keep the kernels' bits, natively and in wasm.
+//! `TBLOCK_KERNEL=plain` runs a checkpoint on the kernels' [`linear_forward`] too (split by rows
+//! over the threads), the path the page has, to compare.
 
 use tb_kernels::linear::linear_forward;
 
 /// Below this many multiply-adds, threads cost more than they save.
 const MIN_PARALLEL_WORK: usize = 1 << 20;
 
-/// The threads to use: what the machine offers (`TBLOCK_THREADS` overrides it; 1 in wasm).
-pub fn threads() -> usize {
+/// The most threads `--threads` takes: more than a machine's cores only queue behind each other.
+pub fn most_threads() -> usize {
     #[cfg(target_arch = "wasm32")]
     {
         1
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let asked = std::env::var("TBLOCK_THREADS").ok().and_then(|t| t.parse::<usize>().ok()).filter(|&n| n > 0);
-        asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        std::thread::available_parallelism().map_or(1, |n| n.get())
     }
 }
 
-/// out [N, out] = inp [N, in] · weightᵀ + bias, as [`linear_forward`], on `threads` threads.
+/// The threads to use: every core (`TBLOCK_THREADS` sets fewer; 1 in wasm).
+pub fn threads() -> usize {
+    let asked = std::env::var("TBLOCK_THREADS").ok().and_then(|t| t.parse::<usize>().ok()).filter(|&n| n > 0);
+    asked.unwrap_or_else(most_threads).min(most_threads())
+}
+
+/// Which matrix product runs a checkpoint's linear layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// faer's (natively; the kernels' in wasm).
+    Blocked,
+    /// The kernels' [`linear_forward`], rows split over the threads.
+    Plain,
+}
+
+impl Kernel {
+    /// `TBLOCK_KERNEL=plain` chooses [`Kernel::Plain`]; anything else, and wasm, [`Kernel::Blocked`].
+    pub fn from_env() -> Kernel {
+        match std::env::var("TBLOCK_KERNEL").as_deref() {
+            Ok("plain") => Kernel::Plain,
+            _ => Kernel::Blocked,
+        }
+    }
+}
+
+/// out [N, out] = inp [N, in] · weightᵀ + bias, on `threads` threads with `kernel`.
+///
+/// weight [out, in] (row o holds output o's weights, nn.Linear's layout)   bias [out]
+#[allow(clippy::too_many_arguments)] // the kernels' six, and which product on how many threads
 pub fn linear_forward_on(
+    kernel: Kernel,
+    threads: usize,
+    out: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: Option<&[f32]>,
+    c_in: usize,
+    c_out: usize,
+) {
+    let rows = out.len().checked_div(c_out).unwrap_or(0).min(inp.len().checked_div(c_in).unwrap_or(usize::MAX));
+    let work = rows * c_in * c_out;
+    let threads = if work < MIN_PARALLEL_WORK { 1 } else { threads.max(1) };
+    #[cfg(not(target_arch = "wasm32"))]
+    if kernel == Kernel::Blocked && rows > 0 && c_out > 0 {
+        return blocked(threads, &mut out[..rows * c_out], &inp[..rows * c_in], weight, bias, c_in, c_out);
+    }
+    let _ = kernel;
+    plain(threads, out, inp, weight, bias, c_in, c_out);
+}
+
+/// The kernels' [`linear_forward`], one contiguous run of rows a thread.
+fn plain(
     threads: usize,
     out: &mut [f32],
     inp: &[f32],
@@ -33,7 +85,7 @@ pub fn linear_forward_on(
     c_out: usize,
 ) {
     let rows = out.len().checked_div(c_out).unwrap_or(0);
-    if threads <= 1 || rows < 2 || rows * c_in * c_out < MIN_PARALLEL_WORK || cfg!(target_arch = "wasm32") {
+    if threads <= 1 || rows < 2 || cfg!(target_arch = "wasm32") {
         return linear_forward(out, inp, weight, bias, c_in, c_out);
     }
     let per = rows.div_ceil(threads.min(rows));
@@ -44,22 +96,104 @@ pub fn linear_forward_on(
     });
 }
 
+/// faer's product: out = bias (each row), then out += inp · weightᵀ, the weight read in place as
+/// the column-major [in, out] matrix its row-major [out, in] bytes are.
+#[cfg(not(target_arch = "wasm32"))]
+fn blocked(
+    threads: usize,
+    out: &mut [f32],
+    inp: &[f32],
+    weight: &[f32],
+    bias: Option<&[f32]>,
+    c_in: usize,
+    c_out: usize,
+) {
+    use faer::{Accum, MatMut, MatRef, Par};
+    let rows = out.len() / c_out;
+    assert!(weight.len() >= c_out * c_in, "linear_forward_on: weight too short");
+    let accum = match bias {
+        Some(b) => {
+            assert!(b.len() >= c_out, "linear_forward_on: bias too short");
+            out.chunks_mut(c_out).for_each(|row| row.copy_from_slice(&b[..c_out]));
+            Accum::Add
+        }
+        None => Accum::Replace,
+    };
+    let par = if threads <= 1 { Par::Seq } else { Par::rayon(threads) };
+    let dst = MatMut::from_row_major_slice_mut(out, rows, c_out);
+    let lhs = MatRef::from_row_major_slice(inp, rows, c_in);
+    let rhs = MatRef::from_column_major_slice(&weight[..c_out * c_in], c_in, c_out);
+    faer::linalg::matmul::matmul(dst, accum, lhs, rhs, 1.0f32, par);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn pattern(n: usize, a: usize, m: usize, scale: f32, shift: f32) -> Vec<f32> {
+        (0..n).map(|i| ((i * a) % m) as f32 / scale - shift).collect()
+    }
+
+    /// Each output of `got` within f32 rounding of the plain kernel's: 1e-5 of Σ |x·w| (+ |bias|).
+    #[allow(clippy::too_many_arguments)]
+    fn close(got: &[f32], want: &[f32], inp: &[f32], w: &[f32], bias: &[f32], c_in: usize, c_out: usize, what: &str) {
+        for (i, (g, e)) in got.iter().zip(want).enumerate() {
+            let (r, o) = (i / c_out, i % c_out);
+            let size: f32 = (0..c_in).map(|k| (inp[r * c_in + k] * w[o * c_in + k]).abs()).sum::<f32>()
+                + bias.get(o).map_or(0.0, |b| b.abs());
+            assert!((g - e).abs() <= 1e-5 * size.max(1.0), "{what}: output [{r}, {o}] is {g}, the plain kernel's {e}");
+        }
+    }
+
     #[test]
-    fn any_thread_count_gives_the_same_bits() {
-        let (n, c_in, c_out) = (37, 96, 300);
-        let inp: Vec<f32> = (0..n * c_in).map(|i| ((i * 7919) % 113) as f32 / 57.0 - 1.0).collect();
-        let w: Vec<f32> = (0..c_out * c_in).map(|i| ((i * 104_729) % 97) as f32 / 50.0 - 0.9).collect();
-        let b: Vec<f32> = (0..c_out).map(|i| i as f32 * 0.01).collect();
+    fn the_blocked_product_agrees_with_the_plain_kernel_on_awkward_shapes() {
+        // One row, one column, one input; sizes that are not a multiple of any tile; one wide enough
+        // for threads; a slice of a 151,936-row vocabulary's head.
+        let shapes =
+            [(1, 1, 1), (1, 7, 3), (3, 1, 5), (5, 9, 1), (37, 96, 300), (130, 33, 17), (64, 257, 129), (17, 64, 4096)];
+        for (n, c_in, c_out) in shapes {
+            let inp = pattern(n * c_in, 7919, 113, 57.0, 1.0);
+            let w = pattern(c_out * c_in, 104_729, 97, 50.0, 0.9);
+            let b = pattern(c_out, 31, 17, 8.0, 1.0);
+            for bias in [None, Some(&b[..])] {
+                let mut want = vec![0.0; n * c_out];
+                linear_forward(&mut want, &inp, &w, bias, c_in, c_out);
+                for threads in [1, 2, 3] {
+                    let mut got = vec![f32::NAN; n * c_out];
+                    linear_forward_on(Kernel::Blocked, threads, &mut got, &inp, &w, bias, c_in, c_out);
+                    let what = format!("{n}x{c_in}x{c_out}, bias {}, {threads} threads", bias.is_some());
+                    close(&got, &want, &inp, &w, bias.unwrap_or(&[]), c_in, c_out, &what);
+                    let mut plain = vec![f32::NAN; n * c_out];
+                    linear_forward_on(Kernel::Plain, threads, &mut plain, &inp, &w, bias, c_in, c_out);
+                    assert_eq!(plain, want, "{what}: the plain path keeps the kernel's bits");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_product_gives_the_same_bits_on_any_thread_count() {
+        let (n, c_in, c_out) = (200, 384, 1100);
+        let inp = pattern(n * c_in, 7919, 113, 57.0, 1.0);
+        let w = pattern(c_out * c_in, 104_729, 97, 50.0, 0.9);
+        let b = pattern(c_out, 31, 17, 8.0, 1.0);
         let mut one = vec![0.0; n * c_out];
-        linear_forward(&mut one, &inp, &w, Some(&b), c_in, c_out);
-        for threads in [2, 3, 8, 64] {
+        linear_forward_on(Kernel::Blocked, 1, &mut one, &inp, &w, Some(&b), c_in, c_out);
+        for threads in [2, 3, 8] {
             let mut many = vec![0.0; n * c_out];
-            linear_forward_on(threads, &mut many, &inp, &w, Some(&b), c_in, c_out);
+            linear_forward_on(Kernel::Blocked, threads, &mut many, &inp, &w, Some(&b), c_in, c_out);
             assert_eq!(many, one, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn no_inputs_leave_the_bias() {
+        let b = [0.5f32, -1.0, 2.0];
+        let mut out = [9.0f32; 6];
+        linear_forward_on(Kernel::Blocked, 2, &mut out, &[], &[], Some(&b), 0, 3);
+        assert_eq!(out, [0.5, -1.0, 2.0, 0.5, -1.0, 2.0]);
+        let mut none = [9.0f32; 3];
+        linear_forward_on(Kernel::Blocked, 1, &mut none, &[], &[], None, 0, 3);
+        assert_eq!(none, [0.0; 3]);
     }
 }

@@ -218,6 +218,9 @@ pub struct ExperimentArgs {
     /// measured rate) and stop.
     #[arg(long)]
     pub plan: bool,
+    /// Checkpoints: threads the forward pass runs on, 1 to this machine's cores. Default: all of them.
+    #[arg(long, allow_hyphen_values = true, value_parser = thread_count)]
+    pub threads: Option<usize>,
 }
 
 /// Which trained model: files on disk, or one of the two the page ships.
@@ -267,6 +270,19 @@ pub enum Format {
 /// A count on the command line: a whole number (its range is checked against the model later).
 pub fn whole_number(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| format!("must be a whole number of at least 1, got \"{text}\""))
+}
+
+/// A thread count: 1 to this machine's cores (more only queue behind each other).
+pub fn thread_count(text: &str) -> Result<usize, String> {
+    let most = transformer_block::nn::parallel::most_threads();
+    match text.trim().parse::<i128>() {
+        Ok(n) if n >= 1 && n <= most as i128 => Ok(n as usize),
+        Ok(n) => Err(format!("{n} threads: choose 1 to {most} (this machine's cores)")),
+        Err(_) => Err(format!(
+            "a thread count is a whole number from 1 to {most} (this machine's cores), got \"{}\"",
+            transformer_block::error::clip(text)
+        )),
+    }
 }
 
 pub fn seed(text: &str) -> Result<u64, String> {

@@ -14,6 +14,7 @@ use transformer_block::experiments::ablation::ablate;
 use transformer_block::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
 use transformer_block::experiments::stream::stream_stats;
 use transformer_block::experiments::subject::{evaluate_intact, DecoderRun};
+use transformer_block::nn::parallel::{linear_forward_on, Kernel};
 use transformer_block::numbers::thousands;
 use transformer_block::train::corpus::LESSON_PROSE;
 use transformer_block::train::evaluate::windows;
@@ -83,20 +84,22 @@ impl Progress {
     }
 }
 
-/// This machine's rate for the forward pass's main loop: GFLOP/s of one product of 64 rows with a
-/// d x d matrix (the kernels' linear_forward, as the blocks run it), timed for ~0.2 s.
-fn measured_rate(d: usize) -> f64 {
-    let (rows, d) = (64, d.clamp(64, 4096));
+/// This machine's rate for the forward pass's main loop: GFLOP/s of one product of 256 rows with a
+/// d x 4d matrix (the linear layers' product, as the blocks run it, on `threads` threads), timed
+/// for ~0.2 s.
+fn measured_rate(d: usize, threads: usize) -> f64 {
+    let (rows, d) = (256, d.clamp(64, 4096));
     let inp: Vec<f32> = (0..rows * d).map(|i| (i % 7) as f32 * 0.1).collect();
-    let weight: Vec<f32> = (0..d * d).map(|i| (i % 5) as f32 * 0.01).collect();
-    let mut out = vec![0.0f32; rows * d];
+    let weight: Vec<f32> = (0..4 * d * d).map(|i| (i % 5) as f32 * 0.01).collect();
+    let mut out = vec![0.0f32; rows * 4 * d];
+    let kernel = Kernel::from_env();
     let started = Instant::now();
     let mut runs = 0u32;
     while runs < 3 || started.elapsed().as_secs_f64() < 0.2 {
-        tb_kernels::linear::linear_forward(&mut out, &inp, &weight, None, d, d);
+        linear_forward_on(kernel, threads, &mut out, &inp, &weight, None, d, 4 * d);
         runs += 1;
     }
-    2.0 * (rows * d * d) as f64 * runs as f64 / started.elapsed().as_secs_f64() / 1e9
+    2.0 * (rows * 4 * d * d) as f64 * runs as f64 / started.elapsed().as_secs_f64() / 1e9
 }
 
 /// Run `experiment` on the checkpoint in `dir` over `text` (default: the lesson prose), windows of
@@ -107,9 +110,15 @@ pub fn run(
     text: Option<&Path>,
     context: Option<u64>,
     plan: bool,
+    threads: Option<usize>,
 ) -> Result<String, String> {
     let at = |e: transformer_block::Error| format!("{}: {e}", dir.display());
     let mut checkpoint = Checkpoint::open(dir).map_err(at)?;
+    if let Some(n) = threads {
+        checkpoint.decoder.set_threads(n);
+    }
+    // The pool every parallel stage runs on (the products and attention): as many threads as asked.
+    rayon::ThreadPoolBuilder::new().num_threads(checkpoint.decoder.threads()).build_global().ok();
     let context = context.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let window = checkpoint.window(context).map_err(|e| e.to_string())?;
     let (body, text_name) = match text {
@@ -144,7 +153,7 @@ pub fn run(
     if plan {
         let per_token = forward_flops_per_token(&checkpoint.config, window as u64).map_err(|e| e.to_string())?.total;
         let flops = per_token * (n_windows * window * passes) as f64;
-        let rate = measured_rate(shape.d_model);
+        let rate = measured_rate(shape.d_model, checkpoint.decoder.threads());
         return pretty(&json!({
             "plan": {
                 "windows": n_windows,
@@ -152,6 +161,7 @@ pub fn run(
                 "tokens_per_pass": n_windows * window,
                 "flops": flops,
                 "measured_gflops_per_second": rate,
+                "threads": checkpoint.decoder.threads(),
                 "expected_seconds": flops / (rate * 1e9),
                 "mapped_bytes": checkpoint.mapped_bytes,
             },

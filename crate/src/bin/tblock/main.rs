@@ -54,13 +54,13 @@ fn rows(m: &Matrix) -> Vec<Vec<f32>> {
 
 /// eval, ablate or stream: on a Hugging Face checkpoint directory, or on a TinyGPT model.
 fn experiment(which: Experiment, run: ExperimentArgs) -> Result<String, String> {
-    let ExperimentArgs { weights, text, context, plan } = run;
+    let ExperimentArgs { weights, text, context, plan, threads } = run;
     if is_checkpoint_dir(&weights) {
-        return checkpoint::run(which, &weights, text.as_deref(), context, plan);
+        return checkpoint::run(which, &weights, text.as_deref(), context, plan, threads);
     }
-    if context.is_some() || plan {
+    if context.is_some() || plan || threads.is_some() {
         return Err(format!(
-            "{}: --context and --plan are for Hugging Face checkpoint directories (config.json with tokenizer.json); a TinyGPT model reads its own context",
+            "{}: --context, --plan and --threads are for Hugging Face checkpoint directories (config.json with tokenizer.json); a TinyGPT model reads its own context on one thread",
             weights.display()
         ));
     }
