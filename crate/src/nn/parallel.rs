@@ -66,32 +66,34 @@ pub fn linear_forward_on(
     let rows = out.len().checked_div(c_out).unwrap_or(0).min(inp.len().checked_div(c_in).unwrap_or(usize::MAX));
     let work = rows * c_in * c_out;
     let threads = if work < MIN_PARALLEL_WORK { 1 } else { threads.max(1) };
+    let layer = Layer { weight, bias, c_in, c_out };
     #[cfg(not(target_arch = "wasm32"))]
     if kernel == Kernel::Blocked && rows > 0 && c_out > 0 {
-        return blocked(threads, &mut out[..rows * c_out], &inp[..rows * c_in], weight, bias, c_in, c_out);
+        return blocked(threads, &mut out[..rows * c_out], &inp[..rows * c_in], layer);
     }
     let _ = kernel;
-    plain(threads, out, inp, weight, bias, c_in, c_out);
+    plain(threads, out, inp, layer);
+}
+
+/// A linear layer's weight [out, in], its bias [out] if it has one, and its sizes.
+#[derive(Clone, Copy)]
+struct Layer<'a> {
+    weight: &'a [f32],
+    bias: Option<&'a [f32]>,
+    c_in: usize,
+    c_out: usize,
 }
 
 /// The kernels' [`linear_forward`], one contiguous run of rows a thread.
-fn plain(
-    threads: usize,
-    out: &mut [f32],
-    inp: &[f32],
-    weight: &[f32],
-    bias: Option<&[f32]>,
-    c_in: usize,
-    c_out: usize,
-) {
-    let rows = out.len().checked_div(c_out).unwrap_or(0);
+fn plain(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
+    let rows = out.len().checked_div(l.c_out).unwrap_or(0);
     if threads <= 1 || rows < 2 || cfg!(target_arch = "wasm32") {
-        return linear_forward(out, inp, weight, bias, c_in, c_out);
+        return linear_forward(out, inp, l.weight, l.bias, l.c_in, l.c_out);
     }
     let per = rows.div_ceil(threads.min(rows));
     std::thread::scope(|scope| {
-        for (o, x) in out.chunks_mut(per * c_out).zip(inp.chunks(per * c_in)) {
-            scope.spawn(move || linear_forward(o, x, weight, bias, c_in, c_out));
+        for (o, x) in out.chunks_mut(per * l.c_out).zip(inp.chunks(per * l.c_in)) {
+            scope.spawn(move || linear_forward(o, x, l.weight, l.bias, l.c_in, l.c_out));
         }
     });
 }
@@ -99,19 +101,12 @@ fn plain(
 /// faer's product: out = bias (each row), then out += inp · weightᵀ, the weight read in place as
 /// the column-major [in, out] matrix its row-major [out, in] bytes are.
 #[cfg(not(target_arch = "wasm32"))]
-fn blocked(
-    threads: usize,
-    out: &mut [f32],
-    inp: &[f32],
-    weight: &[f32],
-    bias: Option<&[f32]>,
-    c_in: usize,
-    c_out: usize,
-) {
+fn blocked(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
     use faer::{Accum, MatMut, MatRef, Par};
+    let (c_in, c_out) = (l.c_in, l.c_out);
     let rows = out.len() / c_out;
-    assert!(weight.len() >= c_out * c_in, "linear_forward_on: weight too short");
-    let accum = match bias {
+    assert!(l.weight.len() >= c_out * c_in, "linear_forward_on: weight too short");
+    let accum = match l.bias {
         Some(b) => {
             assert!(b.len() >= c_out, "linear_forward_on: bias too short");
             out.chunks_mut(c_out).for_each(|row| row.copy_from_slice(&b[..c_out]));
@@ -122,7 +117,7 @@ fn blocked(
     let par = if threads <= 1 { Par::Seq } else { Par::rayon(threads) };
     let dst = MatMut::from_row_major_slice_mut(out, rows, c_out);
     let lhs = MatRef::from_row_major_slice(inp, rows, c_in);
-    let rhs = MatRef::from_column_major_slice(&weight[..c_out * c_in], c_in, c_out);
+    let rhs = MatRef::from_column_major_slice(&l.weight[..c_out * c_in], c_in, c_out);
     faer::linalg::matmul::matmul(dst, accum, lhs, rhs, 1.0f32, par);
 }
 

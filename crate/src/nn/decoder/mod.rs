@@ -218,10 +218,15 @@ impl<W: WeightSource> Decoder<W> {
         let s = &self.shape;
         let (d, f, qw, kw, eps) = (s.d_model, s.d_ff, s.q_width(), s.kv_width(), s.eps);
         let (w, a) = (&self.block, &mut self.act);
+        // out = inp · weightᵀ + bias, on the decoder's threads and product.
+        let (kernel, threads) = (self.kernel, self.threads);
+        let linear = |out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option<&[f32]>, c_in, c_out| {
+            linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out)
+        };
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.x, &w.norm_1, &w.norm_1_bias, d, eps);
-        linear_forward_on(self.kernel, self.threads, sized(&mut a.q, t * qw), &a.normed, &w.q, opt(&w.q_bias), d, qw);
-        linear_forward_on(self.kernel, self.threads, sized(&mut a.k, t * kw), &a.normed, &w.k, opt(&w.k_bias), d, kw);
-        linear_forward_on(self.kernel, self.threads, sized(&mut a.v, t * kw), &a.normed, &w.v, opt(&w.v_bias), d, kw);
+        linear(sized(&mut a.q, t * qw), &a.normed, &w.q, opt(&w.q_bias), d, qw);
+        linear(sized(&mut a.k, t * kw), &a.normed, &w.k, opt(&w.k_bias), d, kw);
+        linear(sized(&mut a.v, t * kw), &a.normed, &w.v, opt(&w.v_bias), d, kw);
         if let Some((cos, sin)) = angles {
             Rotary::rotate(&mut a.q, s.n_heads, s.head_dim, cos, sin);
             Rotary::rotate(&mut a.k, s.n_kv_heads, s.head_dim, cos, sin);
@@ -249,16 +254,7 @@ impl<W: WeightSource> Decoder<W> {
         }
         #[cfg(target_arch = "wasm32")]
         gqa_attention(sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
-        linear_forward_on(
-            self.kernel,
-            self.threads,
-            sized(&mut a.attn, t * d),
-            &a.heads,
-            &w.out,
-            opt(&w.out_bias),
-            qw,
-            d,
-        );
+        linear(sized(&mut a.attn, t * d), &a.heads, &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
         match mode {
             BlockMode::Overwritten => after.copy_from_slice(&a.attn),
@@ -267,52 +263,16 @@ impl<W: WeightSource> Decoder<W> {
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.after_attention, &w.norm_2, &w.norm_2_bias, d, eps);
         match s.layout {
             Layout::Gpt2 => {
-                linear_forward_on(
-                    self.kernel,
-                    self.threads,
-                    sized(&mut a.hidden_up, t * f),
-                    &a.normed,
-                    &w.up,
-                    opt(&w.up_bias),
-                    d,
-                    f,
-                );
+                linear(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, opt(&w.up_bias), d, f);
                 gelu_forward(sized(&mut a.hidden, t * f), &a.hidden_up);
             }
             Layout::Llama => {
-                linear_forward_on(
-                    self.kernel,
-                    self.threads,
-                    sized(&mut a.hidden, t * f),
-                    &a.normed,
-                    &w.gate,
-                    None,
-                    d,
-                    f,
-                );
-                linear_forward_on(
-                    self.kernel,
-                    self.threads,
-                    sized(&mut a.hidden_up, t * f),
-                    &a.normed,
-                    &w.up,
-                    None,
-                    d,
-                    f,
-                );
+                linear(sized(&mut a.hidden, t * f), &a.normed, &w.gate, None, d, f);
+                linear(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, None, d, f);
                 swiglu_in_place(&mut a.hidden, &a.hidden_up);
             }
         }
-        linear_forward_on(
-            self.kernel,
-            self.threads,
-            sized(&mut a.ffn, t * d),
-            &a.hidden,
-            &w.down,
-            opt(&w.down_bias),
-            f,
-            d,
-        );
+        linear(sized(&mut a.ffn, t * d), &a.hidden, &w.down, opt(&w.down_bias), f, d);
         let out = sized(&mut a.output, t * d);
         match mode {
             BlockMode::Overwritten => out.copy_from_slice(&a.ffn),
