@@ -1,4 +1,4 @@
-//! The linear layer of a real checkpoint's forward pass, on the threads asked for. Natively it is
+//! The linear layer and attention of a real checkpoint's forward pass, on the threads asked for. Natively it is
 //! faer's matrix product: cache-blocked and packed, its micro-kernels picked at run time for what
 //! the CPU has (AVX-512, AVX2 + FMA, or portable), the product split over rayon's threads. In
 //! WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
@@ -7,6 +7,7 @@
 //! `TBLOCK_KERNEL=plain` runs a checkpoint on the kernels' [`linear_forward`] too (split by rows
 //! over the threads), the path the page has, to compare.
 
+use super::gqa_attention::{gqa_attention, GqaShape};
 use tb_kernels::linear::linear_forward;
 
 /// Below this many multiply-adds, threads cost more than they save.
@@ -26,8 +27,9 @@ pub fn most_threads() -> usize {
 
 /// The threads to use: every core (`TBLOCK_THREADS` sets fewer; 1 in wasm).
 pub fn threads() -> usize {
+    let most = most_threads();
     let asked = std::env::var("TBLOCK_THREADS").ok().and_then(|t| t.parse::<usize>().ok()).filter(|&n| n > 0);
-    asked.unwrap_or_else(most_threads).min(most_threads())
+    asked.map_or(most, |n| n.min(most))
 }
 
 /// Which matrix product runs a checkpoint's linear layers.
@@ -73,6 +75,28 @@ pub fn linear_forward_on(
     }
     let _ = kernel;
     plain(threads, out, inp, layer);
+}
+
+/// out [T, h·d_head] = grouped-query attention over q, k, v (see [`gqa_attention`]), with `kernel`:
+/// natively [`Kernel::Blocked`] is [`gqa_attention_blocked`](super::gqa_blocked::gqa_attention_blocked)
+/// on `threads` threads; otherwise (and in wasm) the plain loops, `weights` their scratch row.
+#[allow(clippy::too_many_arguments)] // attention's six, and which on how many threads
+pub fn attention_on(
+    kernel: Kernel,
+    threads: usize,
+    out: &mut [f32],
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    shape: GqaShape,
+    weights: &mut Vec<f32>,
+) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if kernel == Kernel::Blocked {
+        return super::gqa_blocked::gqa_attention_blocked(out, q, k, v, shape, threads);
+    }
+    let _ = (kernel, threads);
+    gqa_attention(out, q, k, v, shape, weights);
 }
 
 /// A linear layer's weight [out, in], its bias [out] if it has one, and its sizes.

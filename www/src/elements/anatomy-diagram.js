@@ -56,6 +56,11 @@ export class AnatomyDiagram {
     return [this.boxNote(item), this.shortNote(item)].filter(Boolean);
   }
 
+  /** The layout of the items and report at hand, each box sized for its notes. */
+  laidOut() {
+    return layoutAnatomy(this.items, { notes: (it) => this.notesOf(it) });
+  }
+
   /** After T changed (`report` at the new T): the diagram's texts that show it, in place. False when the diagram must be redrawn. */
   retext(report) {
     this.report = report;
@@ -63,8 +68,8 @@ export class AnatomyDiagram {
     const marked = [...this.container.querySelectorAll('[data-shape]')];
     // The logits note sits beside the label, on a row of its own, or nowhere, as its length allows;
     // if that changes, redraw.
-    const place = (layout) => JSON.stringify(layout.texts.logits?.note?.row ?? null);
-    if (this.layout && place(layoutAnatomy(this.items, { notes: (it) => this.notesOf(it) })) !== place(this.layout)) return false;
+    const row = (layout) => layout.texts.logits?.note?.row ?? null;
+    if (this.layout && row(this.laidOut()) !== row(this.layout)) return false;
     for (const el of marked) {
       el.textContent = texts[el.dataset.shape];
       nameFromTexts(el.closest('[role="option"]'), this.t);
@@ -78,7 +83,7 @@ export class AnatomyDiagram {
     this.items = items;
     const { config } = report;
     const t = this.t;
-    const layout = layoutAnatomy(items, { notes: (it) => this.notesOf(it) });
+    const layout = this.laidOut();
     this.layout = layout;
     const descId = `${this.uid}-diagram-desc`;
     const more = items.find((it) => it.key === 'more_blocks');

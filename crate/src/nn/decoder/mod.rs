@@ -15,8 +15,8 @@ pub use block_weights::WeightSource;
 use block_weights::{BlockWeights, Names};
 
 use super::decoder_shape::{DecoderShape, Layout};
-use super::gqa_attention::{gqa_attention, GqaShape};
-use super::parallel::{linear_forward_on, threads, Kernel};
+use super::gqa_attention::GqaShape;
+use super::parallel::{attention_on, linear_forward_on, threads, Kernel};
 use super::rms_norm::rms_norm_forward;
 use super::rotary::Rotary;
 use super::swiglu::swiglu_in_place;
@@ -239,21 +239,7 @@ impl<W: WeightSource> Decoder<W> {
             causal: true,
             window: s.window,
         };
-        #[cfg(not(target_arch = "wasm32"))]
-        if self.kernel == Kernel::Blocked {
-            super::gqa_blocked::gqa_attention_blocked(
-                sized(&mut a.heads, t * qw),
-                &a.q,
-                &a.k,
-                &a.v,
-                shape,
-                self.threads,
-            );
-        } else {
-            gqa_attention(sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
-        }
-        #[cfg(target_arch = "wasm32")]
-        gqa_attention(sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
+        attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
         linear(sized(&mut a.attn, t * d), &a.heads, &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
         match mode {
