@@ -20,10 +20,17 @@
 // What is measured, each configuration in its own process:
 //   tblock eval --plan            the fixed cost of a run (open, map, check each block, tokenise, plus
 //                                 its ~0.2 s rate probe) and the expected time it prints
+//   tblock eval --plan --compute  the products' rate alone (f32 and bf16, all threads and one),
+//                                 against this CPU's peak
 //   tblock eval                   all threads, and --threads 1: wall time and peak RSS
 //                                 (/usr/bin/time -v), beside the mapped size (the .safetensors bytes);
-//                                 faer's blocked products, and the plain kernels (TBLOCK_KERNEL=plain,
-//                                 what checkpoints ran on before; PLAIN=0 leaves them out)
+//                                 faer's blocked products in f32, the kernels' bf16 products
+//                                 (--compute bf16), and the plain kernels (TBLOCK_KERNEL=plain, what
+//                                 checkpoints ran on before; PLAIN=0 leaves them out)
+//   tblock ablate / PyTorch loop  GPT-2-small-shaped f32 (TBLOCK_BENCH_GPT2_DIR, default
+//                                 /tmp/tblock-bench-gpt2-small): tblock ablate in f32 and bf16 beside
+//                                 a PyTorch loop of the same 25 forwards, all threads and one, one run
+//                                 each; time, peak RSS, every loss against PyTorch's (ABLATE=0: none)
 //   PyTorch                       from_pretrained(dtype=float32), then bfloat16; one forward of the
 //                                 1,024 ids with labels (so the loss too), median of RUNS after a
 //                                 warm-up, at all threads and at 1; peak RSS of the process, and its
@@ -49,6 +56,7 @@ const HELPER = join(ROOT, 'scripts', 'bench_checkpoint.py');
 const TBLOCK = join(ROOT, 'target', 'release', 'tblock');
 const TIME = '/usr/bin/time';
 const DIR = process.env.TBLOCK_BENCH_DIR || '/tmp/tblock-bench-qwen2-0.5b';
+const GPT2_DIR = process.env.TBLOCK_BENCH_GPT2_DIR || '/tmp/tblock-bench-gpt2-small';
 const TEXT = join(DIR, 'bench-text.txt');
 const CONTEXT = 1024;
 const RUNS = Math.max(1, Number(process.env.RUNS) || 3);
@@ -221,19 +229,40 @@ const measured = planRuns[0].out.measured;
 if (measured.windows !== 1 || measured.tokens !== CONTEXT) throw new Error(`expected one window of ${CONTEXT}, tblock saw ${JSON.stringify(measured)}`);
 const tokens = measured.tokens;
 
+// The products' rate alone, as --plan measures it (256 rows by a d x 4d matrix, ~0.2 s), against this
+// CPU's peak: per core one vfmadd231ps zmm a cycle (32 flop) for f32 and one vdpbf16ps zmm (64 flop)
+// for bf16, at the 3.0-3.6 GHz the clock wanders between (../shared/reference/cpu-kernels.md, which
+// measured 190-229 and 438-454 GFLOP/s on 2 cores with 12 independent accumulators).
+const PEAK_PER_CORE = { f32: [32 * 3.0, 32 * 3.6], bf16: [64 * 3.0, 64 * 3.6] };
+const rates = [];
+for (const compute of ['f32', 'bf16']) for (const threads of THREADS) {
+  const r = await undisturbed(() => timed([...evalArgs, '--plan', '--compute', compute, '--threads', String(threads)]), `tblock --plan, ${compute}, ${threads} thread(s)`);
+  const gflops = r.out.plan.measured_gflops_per_second;
+  const [low, high] = PEAK_PER_CORE[compute].map((p) => p * threads);
+  rates.push({ compute: r.out.plan.compute, threads, gflops, peak_gflops: [low, high], share_of_peak: [gflops / high, gflops / low] });
+}
+
 const rows = [];
-// tblock's products: faer's blocked kernels (what it runs), and the plain kernels the page runs
-// (TBLOCK_KERNEL=plain: what every checkpoint ran on before; PLAIN=0 leaves them out).
-const KERNELS = process.env.PLAIN === '0' ? ['blocked'] : ['blocked', 'plain'];
-for (const kernel of KERNELS) for (const threads of THREADS) {
-  say(`tblock eval, ${kernel} kernels, --threads ${threads}, ${RUNS} runs`);
+// tblock's products: faer's blocked kernels in f32 (the default), the kernels' bf16 products
+// (--compute bf16: vdpbf16ps on the mapped bf16, where the CPU has it), and the plain kernels the page
+// runs (TBLOCK_KERNEL=plain: what every checkpoint ran on before; PLAIN=0 leaves them out).
+const CONFIGS = [
+  { kernel: 'blocked', compute: 'f32' },
+  { kernel: 'blocked', compute: 'bf16' },
+  ...(process.env.PLAIN === '0' ? [] : [{ kernel: 'plain', compute: 'f32' }]),
+];
+for (const { kernel, compute } of CONFIGS) for (const threads of THREADS) {
+  say(`tblock eval, --compute ${compute}, ${kernel} kernels, --threads ${threads}, ${RUNS} runs`);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await undisturbed(() => timed([...evalArgs, '--threads', String(threads)], { TBLOCK_KERNEL: kernel }), `tblock, ${kernel}, ${threads} thread(s)`));
+  const args = [...evalArgs, '--threads', String(threads), '--compute', compute];
+  for (let i = 0; i < RUNS; i++) runs.push(await undisturbed(() => timed(args, { TBLOCK_KERNEL: kernel }), `tblock, ${compute}, ${kernel}, ${threads} thread(s)`));
   const wall = median(runs.map((r) => r.seconds));
   const forward = wall - plan.wall_seconds;
+  const products = compute === 'bf16' ? runs[0].out.measured.compute : `f32, ${kernel === 'plain' ? 'plain kernels' : 'faer'}`;
   rows.push({
-    who: `tblock ${measured.by.replace('tblock ', '')} (f32 compute, weights bf16 mapped${kernel === 'plain' ? ', plain kernels' : ''})`,
+    who: `tblock ${measured.by.replace('tblock ', '')} (${products}; weights bf16 mapped)`,
     kernel,
+    compute,
     threads,
     tokens_per_second: tokens / forward,
     tokens_per_second_whole_run: tokens / wall,
@@ -297,8 +326,49 @@ for (const dtype of ['f32', 'bf16']) {
   }
 }
 
+// 4b. The ablation: tblock ablate on a GPT-2-small-shaped f32 checkpoint at context 1,024 beside a
+// PyTorch loop of the same 25 forwards (intact, each of 12 blocks removed and overwritten), one run
+// each (they take a minute or two), at all threads and one. ABLATE=0 leaves it out.
+const ablation = [];
+let gpt2 = null;
+if (process.env.ABLATE !== '0') {
+  say(`GPT-2-small-shaped f32 checkpoint in ${GPT2_DIR}`);
+  gpt2 = python(['write', GPT2_DIR, '--spec', 'gpt2-small']);
+  const ablateArgs = ['ablate', '--weights', GPT2_DIR, '--text', TEXT, '--context', String(CONTEXT)];
+  for (const compute of ['f32', 'bf16']) for (const threads of THREADS) {
+    say(`tblock ablate, --compute ${compute}, --threads ${threads}`);
+    const r = await undisturbed(() => timed([...ablateArgs, '--threads', String(threads), '--compute', compute]), `tblock ablate, ${compute}, ${threads} thread(s)`);
+    ablation.push({ who: `tblock ablate (${r.out.measured.compute})`, compute, threads, seconds: r.seconds, peak_rss_mib: r.peak_rss_mib, mapped_mib: gpt2.mapped_bytes / MIB, intact: r.out.intact, blocks: r.out.blocks, others_cpu_share: [r.others_cpu_share], disturbed: r.disturbed });
+  }
+  for (const threads of THREADS) {
+    say(`PyTorch ablation loop, f32, ${threads} thread(s)`);
+    try {
+      const r = await undisturbed(() => {
+        const busy0 = busySeconds();
+        const started = process.hrtime.bigint();
+        const out = python(['ablate-peer', GPT2_DIR, TEXT, '--context', String(CONTEXT), '--threads', String(threads)]);
+        out.process_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        out.others_cpu_share = othersShare(busySeconds() - busy0, out.process_cpu_seconds, out.process_seconds, machine.nproc);
+        return out;
+      }, `PyTorch ablation, ${threads} thread(s)`);
+      ablation.push({ who: `PyTorch ${r.torch} loop of ${r.forwards} forwards (f32)`, compute: 'pytorch', threads: r.threads, seconds: r.load_seconds + r.ablation_seconds, load_seconds: r.load_seconds, process_seconds: r.process_seconds, peak_rss_mib: r.peak_rss_mib, mapped_mib: gpt2.mapped_bytes / MIB, intact: r.intact, blocks: r.blocks, others_cpu_share: [r.others_cpu_share], disturbed: r.disturbed });
+    } catch (err) {
+      ablation.push({ who: 'PyTorch ablation loop (f32)', compute: 'pytorch', threads, error: String(err.message).split('\n')[0] });
+    }
+  }
+  // Every loss beside PyTorch's at the same thread count.
+  for (const a of ablation.filter((x) => x.compute !== 'pytorch' && !x.error)) {
+    const peer = ablation.find((x) => x.compute === 'pytorch' && x.threads === a.threads && !x.error);
+    if (!peer) continue;
+    const diffs = [Math.abs(a.intact - peer.intact), ...a.blocks.flatMap((b, i) => [Math.abs(b.removed - peer.blocks[i].removed), Math.abs(b.overwritten - peer.blocks[i].overwritten)])];
+    a.max_loss_difference_from_pytorch = Math.max(...diffs);
+    a.speedup_over_pytorch = peer.seconds / a.seconds;
+  }
+}
+
 // 5. The checks, the results, the table.
-const tblockLoss = rows.find((r) => r.who.startsWith('tblock')).loss;
+const tblockLoss = rows.find((r) => r.compute === 'f32').loss;
+const tblockBf16Loss = rows.find((r) => r.compute === 'bf16')?.loss;
 const f32Peers = rows.filter((r) => r.dtype === 'f32' && r.loss !== undefined);
 const lossCheck = {
   tblock: tblockLoss,
@@ -316,7 +386,9 @@ const results = {
   text: { source: 'crate/data/lesson-prose.txt', chars: text.chars, tokens: text.tokens, windows: measured.windows, context: CONTEXT },
   runs_per_configuration: RUNS,
   plan,
+  rates,
   rows,
+  ablation: { checkpoint: gpt2, context: CONTEXT, rows: ablation },
   loss_check: lossCheck,
   notes: haveTime ? [] : ['no /usr/bin/time (Debian package time): peak RSS of tblock not measured'],
 };
@@ -339,9 +411,24 @@ for (const r of rows.filter((x) => x.peak_anonymous_mib !== undefined)) {
   console.log(`${r.who}, ${r.threads} thread(s): at most ${fmt(r.peak_anonymous_mib, 0)} MiB anonymous and ${fmt(r.peak_file_backed_mib, 0)} MiB file-backed resident (sampled every 50 ms)`);
 }
 console.log(`tblock --plan: at most ${fmt(plan.peak_anonymous_mib, 0)} MiB anonymous and ${fmt(plan.peak_file_backed_mib, 0)} MiB file-backed`);
+for (const r of rates) {
+  console.log(`products alone (--plan's probe), ${r.compute}, ${r.threads} thread(s): ${fmt(r.gflops)} GFLOP/s, ${Math.round(r.share_of_peak[0] * 100)}-${Math.round(r.share_of_peak[1] * 100)}% of the ${fmt(r.peak_gflops[0], 0)}-${fmt(r.peak_gflops[1], 0)} peak`);
+}
 console.log(`tblock's forward s = its wall time minus --plan's; PyTorch's is the forward alone, its whole run = from_pretrained + one forward`);
 console.log(`others' CPU: what the rest of the machine used during each run (tblock) or the whole process (PyTorch), a share of the ${machine.nproc} cores`);
 console.log(`loss: tblock ${tblockLoss}, PyTorch f32 ${lossCheck.pytorch_f32.join(', ')}: |difference| ${lossCheck.max_abs_difference.toExponential(2)} ${lossCheck.agree ? '<=' : '>'} ${LOSS_TOLERANCE}`);
+if (ablation.length) {
+  console.log(`\ntblock ablate vs a PyTorch loop of the same 25 forwards, GPT-2-small-shaped f32 checkpoint (${fmt(gpt2.mapped_bytes / MIB, 0)} MiB), one window of ${CONTEXT}; one run each`);
+  for (const a of ablation) {
+    if (a.error) { console.log(`${a.who}, ${a.threads} thread(s): failed: ${a.error}`); continue; }
+    const vs = a.speedup_over_pytorch ? `, ${a.speedup_over_pytorch.toFixed(2)}x PyTorch's speed, losses within ${a.max_loss_difference_from_pytorch.toExponential(1)} of its` : '';
+    console.log(`${a.who}${a.disturbed ? ' (disturbed)' : ''}, ${a.threads} thread(s): ${fmt(a.seconds, 1)} s whole run, peak RSS ${fmt(a.peak_rss_mib, 0)} MiB (${(a.peak_rss_mib / a.mapped_mib).toFixed(2)}x the file)${vs}`);
+  }
+}
+if (tblockBf16Loss !== undefined) {
+  const bf16Peers = rows.filter((r) => r.dtype === 'bf16' && r.loss !== undefined).map((r) => r.loss);
+  console.log(`loss in bf16 products: tblock ${tblockBf16Loss} (${(tblockBf16Loss - tblockLoss).toExponential(2)} from its f32), PyTorch bf16 ${bf16Peers.join(', ')} (PyTorch rounds the stream, norms and attention to bf16 as well)`);
+}
 console.log('wrote bench/checkpoint.json');
 if (!lossCheck.agree) {
   console.error('bench-checkpoint: PyTorch\'s f32 loss and tblock\'s disagree: the comparison is not of the same computation');

@@ -10,6 +10,11 @@ text, and times the PyTorch peer. Each subcommand prints one JSON object on stdo
   peer DIR TEXT        transformers' forward of the first CONTEXT + 1 token ids of TEXT, labels
                        given (so the loss too): load time, the median forward over --runs after a
                        warm-up, the loss, and this process's peak RSS (one process a configuration)
+  write DIR --spec gpt2-small
+                       GPT-2 small's shape instead (124 M parameters, f32, 475 MiB), for the ablation
+  ablate-peer DIR TEXT the lesson's ablation as a PyTorch user writes it: 25 forwards of the f32 model
+                       (intact, then each of 12 blocks removed and overwritten, a block swapped for a
+                       wrapper), the losses, the time and peak RSS
 
 Nothing here is committed: the checkpoint lives under /tmp, the results in bench/checkpoint.json.
 """
@@ -50,6 +55,25 @@ SPEC = {
         "use_sliding_window": False,
     },
 }
+# GPT-2 small's shape (openai-community/gpt2), random weights, f32: the ablation's benchmark.
+GPT2_SMALL = {
+    "family": "gpt2",
+    "seed": 0,
+    "dtype": "float32",
+    "max_shard_size": "4GB",
+    "config": {
+        "n_embd": 768,
+        "n_layer": 12,
+        "n_head": 12,
+        "n_positions": 1024,
+        "vocab_size": 50257,
+        "layer_norm_epsilon": 1e-05,
+        "activation_function": "gelu_new",
+        "bos_token_id": 50256,
+        "eos_token_id": 50256,
+    },
+}
+SPECS = {"qwen2-0.5b": SPEC, "gpt2-small": GPT2_SMALL}
 SPEC_FILE = "bench-spec.json"
 
 
@@ -96,7 +120,7 @@ def safetensors_files(directory):
     return sorted(p for p in Path(directory).glob("*.safetensors"))
 
 
-def describe(directory, reused, seconds):
+def describe(directory, reused, seconds, spec):
     files = safetensors_files(directory)
     return {
         "dir": str(directory),
@@ -104,39 +128,41 @@ def describe(directory, reused, seconds):
         "write_seconds": seconds,
         "files": [p.name for p in files],
         "mapped_bytes": sum(p.stat().st_size for p in files),
-        "spec": SPEC,
+        "spec": spec,
     }
 
 
 def cmd_write(args):
+    spec = SPECS[args.spec]
     directory = Path(args.dir)
     stamp = directory / SPEC_FILE
     if stamp.exists() and safetensors_files(directory) and (directory / "tokenizer.json").exists():
         try:
-            if json.loads(stamp.read_text()) == SPEC:
-                return describe(directory, True, 0.0)
+            if json.loads(stamp.read_text()) == spec:
+                return describe(directory, True, 0.0, spec)
         except ValueError:
             pass
 
     import torch
-    from transformers import AutoModelForCausalLM, Qwen2Config
+    from transformers import AutoModelForCausalLM, GPT2Config, Qwen2Config
 
     started = time.perf_counter()
     partial = directory.with_name(directory.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
-    torch.manual_seed(SPEC["seed"])
-    config = Qwen2Config(**SPEC["config"])
-    model = AutoModelForCausalLM.from_config(config, dtype=getattr(torch, SPEC["dtype"]))
-    model.save_pretrained(partial, max_shard_size=SPEC["max_shard_size"])
+    torch.manual_seed(spec["seed"])
+    config = {"qwen2": Qwen2Config, "gpt2": GPT2Config}[spec["family"]](**spec["config"])
+    model = AutoModelForCausalLM.from_config(config, dtype=getattr(torch, spec["dtype"]))
+    model.save_pretrained(partial, max_shard_size=spec["max_shard_size"])
     del model
     gen = partial / "generation_config.json"
     if gen.exists():
         gen.unlink()
-    shutil.copyfile(TOKENIZER, partial / "tokenizer.json")
-    (partial / SPEC_FILE).write_text(json.dumps(SPEC, indent=2) + "\n")
+    # A small tokenizer of the family (384 tokens; every id is a row of the real vocabulary).
+    shutil.copyfile(TOKENIZER.parent.parent / spec["family"] / "tokenizer.json", partial / "tokenizer.json")
+    (partial / SPEC_FILE).write_text(json.dumps(spec, indent=2) + "\n")
     shutil.rmtree(directory, ignore_errors=True)
     partial.rename(directory)
-    return describe(directory, False, time.perf_counter() - started)
+    return describe(directory, False, time.perf_counter() - started, spec)
 
 
 def encode(tokenizer_json, text):
@@ -162,18 +188,25 @@ def cmd_text(args):
     return {"text": str(args.out), "chars": len(text), "tokens": count(lo)}
 
 
+def window_ids(args, command):
+    """The first CONTEXT + 1 token ids of the text, as a [1, CONTEXT + 1] tensor, on args.threads."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    ids = encode(Path(args.dir) / "tokenizer.json", Path(args.text).read_text(encoding="utf-8"))
+    window = args.context + 1
+    if len(ids) < window:
+        sys.exit(f"bench_checkpoint.py {command}: {len(ids)} tokens make no window of {window}")
+    return torch.tensor([ids[:window]], dtype=torch.long)
+
+
 def cmd_peer(args):
     import torch
     from transformers import AutoModelForCausalLM
 
-    torch.set_num_threads(args.threads)
     dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
     directory = Path(args.dir)
-    ids = encode(directory / "tokenizer.json", Path(args.text).read_text(encoding="utf-8"))
-    window = args.context + 1
-    if len(ids) < window:
-        sys.exit(f"bench_checkpoint.py peer: {len(ids)} tokens make no window of {window}")
-    ids = torch.tensor([ids[:window]], dtype=torch.long)
+    ids = window_ids(args, "peer")
 
     sampler = ResidentSampler()
     started = time.perf_counter()
@@ -211,11 +244,77 @@ def cmd_peer(args):
     }
 
 
+def cmd_ablate_peer(args):
+    """The ablation as a PyTorch user writes it: one forward with every block intact, then for each
+    block one with the block skipped and one with it overwriting the stream (x = attn(ln_1(x)), then
+    x = mlp(ln_2(x)), no residual adds), the block swapped for a wrapper for that forward."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    directory = Path(args.dir)
+    ids = window_ids(args, "ablate-peer")
+
+    class Changed(torch.nn.Module):
+        def __init__(self, block, mode):
+            super().__init__()
+            self.block, self.mode = block, mode
+
+        def forward(self, hidden_states, cache=None, attention_mask=None, *rest, use_cache=False, **kwargs):
+            if self.mode == "removed":
+                return hidden_states
+            b = self.block
+            x, _ = b.attn(b.ln_1(hidden_states), cache=cache, attention_mask=attention_mask, use_cache=use_cache, **kwargs)
+            return b.mlp(b.ln_2(x))
+
+    sampler = ResidentSampler()
+    started = time.perf_counter()
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32)
+    model.eval()
+    load_seconds = time.perf_counter() - started
+    blocks = model.transformer.h
+
+    def loss():
+        with torch.inference_mode():
+            return model(input_ids=ids[:, :-1], labels=ids[:, :-1], shift_labels=ids[:, 1:]).loss.item()
+
+    t0 = time.perf_counter()
+    intact = loss()
+    changed = []
+    for i in range(len(blocks)):
+        pair = {"block": i}
+        for mode in ["removed", "overwritten"]:
+            original = blocks[i]
+            blocks[i] = Changed(original, mode)
+            try:
+                pair[mode] = loss()
+            finally:
+                blocks[i] = original
+        changed.append(pair)
+    seconds = time.perf_counter() - t0
+    anonymous, file_backed = sampler.done()
+    return {
+        "torch": torch.__version__,
+        "transformers": __import__("transformers").__version__,
+        "threads": torch.get_num_threads(),
+        "tokens": args.context,
+        "forwards": 1 + 2 * len(blocks),
+        "load_seconds": load_seconds,
+        "ablation_seconds": seconds,
+        "intact": intact,
+        "blocks": changed,
+        "peak_rss_mib": peak_rss_mib(),
+        "peak_anonymous_mib": anonymous,
+        "peak_file_backed_mib": file_backed,
+        "process_cpu_seconds": cpu_seconds(),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     w = sub.add_parser("write")
     w.add_argument("dir")
+    w.add_argument("--spec", choices=sorted(SPECS), default="qwen2-0.5b")
     t = sub.add_parser("text")
     t.add_argument("out")
     t.add_argument("--tokens", type=int, default=1025)
@@ -226,8 +325,14 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
     p.add_argument("--runs", type=int, default=3)
+    a = sub.add_parser("ablate-peer")
+    a.add_argument("dir")
+    a.add_argument("text")
+    a.add_argument("--context", type=int, default=1024)
+    a.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
-    out = {"write": cmd_write, "text": cmd_text, "peer": cmd_peer}[args.cmd](args)
+    commands = {"write": cmd_write, "text": cmd_text, "peer": cmd_peer, "ablate-peer": cmd_ablate_peer}
+    out = commands[args.cmd](args)
     print(json.dumps(out))
 
 

@@ -96,7 +96,53 @@ fn threads_are_a_count_this_machine_has_and_change_no_figure() {
     assert!(e.contains(&format!("a thread count is a whole number from 1 to {cores}")) && e.contains("\"two\""), "{e}");
     let tiny = fixtures().join("../tiny-gpt-seed-0.safetensors");
     let e = error(&["eval", "--weights", s(&tiny), "--threads", "1"]);
-    assert!(e.contains("--threads are for Hugging Face checkpoint directories"), "{e}");
+    assert!(e.contains("--threads and --compute are for Hugging Face checkpoint directories"), "{e}");
+}
+
+#[test]
+fn compute_is_f32_or_bf16_and_the_json_says_which() {
+    let (qwen, text) = (fixtures().join("qwen2"), fixtures().join("eval.txt"));
+    let f32_run = json(&["eval", "--weights", s(&qwen), "--text", s(&text), "--context", "32"]);
+    assert_eq!(f32_run["measured"]["compute"], "f32");
+    let bf16_run = json(&["eval", "--weights", s(&qwen), "--text", s(&text), "--context", "32", "--compute", "bf16"]);
+    let compute = bf16_run["measured"]["compute"].as_str().unwrap().to_string();
+    assert!(compute == "bf16 (avx512bf16)" || compute == "bf16 (portable)", "{compute}");
+    let (a, b) = (f32_run["loss"].as_f64().unwrap(), bf16_run["loss"].as_f64().unwrap());
+    assert!(a != b && (a - b).abs() < 1e-3, "f32 {a}, bf16 {b}");
+    let plan = json(&["ablate", "--weights", s(&qwen), "--plan", "--compute", "bf16"]);
+    assert_eq!(plan["plan"]["compute"], compute.as_str());
+    let e = error(&["eval", "--weights", s(&qwen), "--compute", "fp8"]);
+    assert!(e.contains("invalid value 'fp8'") && e.contains("[possible values: f32, bf16]"), "{e}");
+    let tiny = fixtures().join("../tiny-gpt-seed-0.safetensors");
+    let e = error(&["eval", "--weights", s(&tiny), "--compute", "bf16"]);
+    assert!(e.contains("--compute are for Hugging Face checkpoint directories") && e.contains("in f32"), "{e}");
+}
+
+#[test]
+fn a_run_that_would_not_fit_is_refused_before_it_reads_a_weight() {
+    let (llama, text) = (fixtures().join("llama"), fixtures().join("eval.txt"));
+    let plan = json(&["ablate", "--weights", s(&llama), "--text", s(&text), "--context", "32", "--plan"]);
+    let memory = &plan["plan"]["memory"];
+    let (mapped, working) = (memory["mapped_bytes"].as_u64().unwrap(), &memory["working"]);
+    assert_eq!(mapped, plan["plan"]["mapped_bytes"].as_u64().unwrap());
+    // 3 blocks x 32 positions x width 48 x 4 bytes kept for the ablation; none for eval.
+    assert_eq!(working["kept_streams"], 3 * 32 * 48 * 4);
+    let parts = ["block_copy", "activations", "head", "kept_streams"].map(|k| working[k].as_u64().unwrap());
+    assert_eq!(working["total"].as_u64().unwrap(), parts.iter().sum::<u64>());
+    assert_eq!(plan["plan"]["fits"], true);
+    let eval = json(&["eval", "--weights", s(&llama), "--text", s(&text), "--context", "32", "--plan"]);
+    assert_eq!(eval["plan"]["memory"]["working"]["kept_streams"], 0);
+    assert_eq!(plan["plan"]["blocks_run_per_window"], 12, "3 intact, then 2 + 3 + 1 + 2 + 0 + 1");
+    // A machine with less memory than the checkpoint itself: refused, both numbers and the ways down.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tblock"))
+        .args(["eval", "--weights", s(&llama), "--text", s(&text)])
+        .env("TBLOCK_MEMORY", (mapped / 2).to_string())
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && out.stdout.is_empty(), "{e}");
+    assert!(e.contains("this run expects a peak of") && e.contains("checkpoint mapped"), "{e}");
+    assert!(e.contains("available (TBLOCK_MEMORY): a smaller --context holds less; --compute bf16"), "{e}");
 }
 
 #[test]
@@ -119,7 +165,10 @@ fn bad_windows_and_texts_are_named() {
     let e = error(&["stream", "--weights", s(&qwen), "--text", s(&binary)]);
     assert!(e.contains("not UTF-8 text (byte 1)"), "{e}");
     let e = error(&["eval", "--weights", s(&fixtures().join("../tiny-gpt-seed-0.safetensors")), "--context", "8"]);
-    assert!(e.contains("--context, --plan and --threads are for Hugging Face checkpoint directories"), "{e}");
+    assert!(
+        e.contains("--context, --plan, --threads and --compute are for Hugging Face checkpoint directories"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -15,6 +15,7 @@
 //! - [`embedding`]: token + position tables into the residual stream.
 //! - [`loss`]: softmax cross-entropy over the vocabulary.
 //! - [`adam`]: Adam's per-parameter update and the sweeps of gradient clipping.
+//! - [`product`]: bf16 matrix products for real checkpoints, a file per instruction set.
 //! - [`simd`]: four f32 lanes (wasm SIMD, SSE, or plain floats), identical results everywhere.
 
 pub mod activation;
@@ -24,4 +25,5 @@ pub mod embedding;
 pub mod linear;
 pub mod loss;
 pub mod norm;
+pub mod product;
 pub mod simd;

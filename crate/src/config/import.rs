@@ -131,7 +131,7 @@ fn head_dim(fields: &Fields, d_model: u64, n_heads: u64, d_field: &str, h_field:
 /// d / h, which must divide evenly; a width the heads do not divide is named in the heads' field
 /// (`h_field`). GPT-NeoX has no `head_dim` field and calls this alone.
 fn even_head_dim(d_model: u64, n_heads: u64, d_field: &str, h_field: &str) -> Result<u64> {
-    if d_model % n_heads != 0 {
+    if !d_model.is_multiple_of(n_heads) {
         return Err(Error::field(
             h_field,
             Phrase::of(messages::HEADS_DIVIDE)
@@ -145,7 +145,7 @@ fn even_head_dim(d_model: u64, n_heads: u64, d_field: &str, h_field: &str) -> Re
 
 fn kv_heads(fields: &Fields, n_heads: u64) -> Result<u64> {
     let kv = fields.opt_count("num_key_value_heads")?.unwrap_or(n_heads);
-    if n_heads % kv != 0 {
+    if !n_heads.is_multiple_of(kv) {
         return Err(Error::field(
             "num_key_value_heads",
             Phrase::of(messages::KV_HEADS_DIVIDE).text("kv", kv.to_string()).text("heads", n_heads.to_string()),

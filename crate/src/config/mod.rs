@@ -145,7 +145,7 @@ impl ModelConfig {
                 return Err(Error::field(field, Phrase::of(messages::POSITIVE_INTEGER_GOT).text("got", "0")));
             }
         }
-        if self.n_heads % self.n_kv_heads != 0 {
+        if !self.n_heads.is_multiple_of(self.n_kv_heads) {
             return Err(Error::field(
                 "n_kv_heads",
                 Phrase::of(messages::KV_HEADS_SERVE)

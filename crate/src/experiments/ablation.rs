@@ -8,8 +8,7 @@ use serde::Serialize;
 
 use super::subject::Subject;
 use crate::error::Result;
-use crate::nn::BlockMode;
-use crate::train::evaluate::{check_windows, windows};
+use crate::train::evaluate::{check_windows, mean_loss, windows};
 
 /// One block's two losses.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -36,24 +35,18 @@ pub fn ablate<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Ablat
     let p = model.window();
     check_windows(ids, p)?;
     let all: Vec<&[usize]> = windows(ids, p).collect();
-    let n = model.n_layers();
-    let mut run = |block: Option<(usize, BlockMode)>| {
-        let mut modes = vec![BlockMode::Intact; n];
-        if let Some((i, mode)) = block {
-            modes[i] = mode;
-        }
-        model.loss(&all, &modes)
-    };
-    let intact = run(None)?;
-    let blocks = (0..n)
-        .map(|i| {
-            Ok(BlockAblation {
-                block: i,
-                removed: run(Some((i, BlockMode::Removed)))?.loss,
-                overwritten: run(Some((i, BlockMode::Overwritten)))?.loss,
-            })
+    let (intact, sums) = model.ablation_sums(&all)?;
+    let loss = |sum: f64| mean_loss(sum, all.len(), p);
+    let blocks = sums
+        .into_iter()
+        .enumerate()
+        .map(|(block, (removed, overwritten))| BlockAblation {
+            block,
+            removed: loss(removed).loss,
+            overwritten: loss(overwritten).loss,
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
+    let intact = loss(intact);
     Ok(Ablation { intact: intact.loss, uniform: (model.vocab_size() as f64).ln(), tokens: intact.tokens, blocks })
 }
 
@@ -61,6 +54,7 @@ pub fn ablate<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Ablat
 mod tests {
     use super::*;
     use crate::experiments::stream::tests::small_model;
+    use crate::nn::BlockMode;
 
     #[test]
     fn a_block_of_zeros_changes_nothing_when_removed_and_feeds_zeros_on_when_overwriting() {

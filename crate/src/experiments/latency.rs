@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::stream::median;
+use super::stream_figures::median;
 use crate::config::ModelConfig;
 use crate::cost::forward_flops_per_token;
 use crate::count::count_params;

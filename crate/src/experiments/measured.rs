@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::ablation::Ablation;
-use super::stream::StreamStats;
+use super::stream_figures::StreamStats;
 use crate::error::{clip_to, Error, Result};
 
 /// What a measurement was made on: the `measured` object of tblock's JSON.
@@ -23,6 +23,8 @@ pub struct Measured {
     pub parameters: u64,
     /// How most of the stored numbers were stored ("bf16").
     pub dtype: String,
+    /// What the linear layers multiplied in: "f32", or "bf16 (avx512bf16)" with the instruction set.
+    pub compute: String,
     /// The text's file name ("the lesson prose" by default).
     pub text: String,
     /// Positions per window, windows, and the positions scored (windows × context).

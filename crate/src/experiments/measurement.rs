@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::check_text;
-use super::stream::{StreamAccumulator, StreamStats};
+use super::stream_figures::{StreamAccumulator, StreamStats};
 use super::subject::Subject;
 use crate::error::{Error, Result};
 use crate::messages::{self, Phrase};

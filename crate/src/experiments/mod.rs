@@ -3,7 +3,7 @@
 //! - [`ablation`]: take one block out, or make it overwrite the stream instead of adding to it, and
 //!   measure the loss.
 //! - [`stream`]: how large the stream is entering each block, how much attention and the
-//!   feed-forward add to it, and how far each block turns it.
+//!   feed-forward add to it, and how far each block turns it; [`stream_figures`] counts them.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
 //! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
 //! - [`measured`]: what tblock measured on a checkpoint, and its results read back for the page.
@@ -21,6 +21,7 @@ pub mod measurement;
 pub mod quoted;
 pub mod race;
 pub mod stream;
+pub mod stream_figures;
 pub mod subject;
 
 use crate::error::Result;

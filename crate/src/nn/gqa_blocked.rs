@@ -11,7 +11,7 @@
 
 use faer::{Accum, MatMut, MatRef, Par};
 use rayon::prelude::*;
-use tb_kernels::activation::softmax_in_place;
+use tb_kernels::product::{softmax, Isa};
 
 use super::gqa_attention::GqaShape;
 
@@ -71,7 +71,7 @@ fn block(q: &[f32], k: &[f32], v: &[f32], s: GqaShape, head: usize, queries: std
     for (i, row) in scores.chunks_mut(n).enumerate() {
         let seen = s.visible(queries.start + i);
         let (from, to) = (seen.start - keys.start, seen.end - keys.start);
-        softmax_in_place(&mut row[from..to]);
+        softmax(Isa::chosen(), &mut row[from..to]);
         row[..from].fill(0.0);
         row[to..].fill(0.0);
     }

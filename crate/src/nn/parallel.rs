@@ -1,7 +1,9 @@
-//! The linear layer and attention of a real checkpoint's forward pass, on the threads asked for. Natively it is
-//! faer's matrix product: cache-blocked and packed, its micro-kernels picked at run time for what
-//! the CPU has (AVX-512, AVX2 + FMA, or portable), the product split over rayon's threads. In
-//! WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
+//! The linear layer and attention of a real checkpoint's forward pass, on the threads asked for. In
+//! f32 ([`Compute::F32`]) natively it is faer's matrix product: cache-blocked and packed, its
+//! micro-kernels picked at run time for what the CPU has (AVX-512, AVX2 + FMA, or portable), the
+//! product split over rayon's threads, an f32 file's weights read in place ([`stored_forward_on`]).
+//! In WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
+//! In bf16 ([`Compute::Bf16`]) it is the kernels' bf16 products ([`product_on`]), everywhere.
 //!
 //! TinyGPT never comes here: the lesson's figures keep the kernels' bits, natively and in wasm.
 //! `TBLOCK_KERNEL=plain` runs a checkpoint on the kernels' [`linear_forward`] too (split by rows
@@ -9,6 +11,9 @@
 
 use super::gqa_attention::{gqa_attention, GqaShape};
 use tb_kernels::linear::linear_forward;
+#[cfg(not(target_arch = "wasm32"))]
+use tb_kernels::product::Stored;
+use tb_kernels::product::{one_thread, product_bf16, BfRows, Isa, StoredMatrix};
 
 /// Below this many multiply-adds, threads cost more than they save.
 const MIN_PARALLEL_WORK: usize = 1 << 20;
@@ -49,6 +54,78 @@ impl Kernel {
             _ => Kernel::Blocked,
         }
     }
+}
+
+/// The numbers a checkpoint's linear layers multiply in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Compute {
+    /// f32 throughout, whatever the file stores: transformers' f32 results within 1e-4.
+    #[default]
+    F32,
+    /// The layers' inputs and weights rounded to bf16, their sums in f32 (PyTorch's bf16 compute
+    /// rounds the same; tblock keeps the stream, the norms, attention and the loss in f32): the
+    /// products on the kernels' bf16 path ([`tb_kernels::product`], `vdpbf16ps` where the CPU has it),
+    /// the weights read in place from the mapped file.
+    Bf16,
+}
+
+impl Compute {
+    /// The compute of this name ("f32", "bf16").
+    pub fn named(name: &str) -> Option<Compute> {
+        match name {
+            "f32" => Some(Compute::F32),
+            "bf16" => Some(Compute::Bf16),
+            _ => None,
+        }
+    }
+}
+
+/// out [N, w.outputs] = rows [N, w.inputs] · wᵀ + bias with the bf16 products on `isa`, the outputs
+/// split over `threads` of rayon's threads (natively; one thread in wasm).
+pub fn product_on(isa: Isa, threads: usize, out: &mut [f32], rows: &BfRows, w: &StoredMatrix, bias: Option<&[f32]>) {
+    let work = rows.rows * w.inputs * w.outputs;
+    let tasks = if work < MIN_PARALLEL_WORK { 1 } else { 4 * threads.max(1) };
+    #[cfg(not(target_arch = "wasm32"))]
+    if tasks > 1 {
+        use rayon::prelude::*;
+        let run = |n: usize, body: &(dyn Fn(usize) + Sync)| (0..n).into_par_iter().for_each(body);
+        return product_bf16(isa, out, rows, w, bias, tasks, &run);
+    }
+    product_bf16(isa, out, rows, w, bias, tasks, &one_thread);
+}
+
+/// out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias in f32 with faer, on `threads` threads, w read
+/// where it is stored: an f32 checkpoint's mapped bytes, nn.Linear's [out, in] or GPT-2's Conv1D
+/// [in, out] alike (faer takes either as a strided matrix; nothing is copied or transposed). w in
+/// another dtype, or strided along both axes, is widened into a copy first (the decoder never asks).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn stored_forward_on(threads: usize, out: &mut [f32], inp: &[f32], w: &StoredMatrix, bias: Option<&[f32]>) {
+    use faer::MatRef;
+    let (k, n) = (w.inputs, w.outputs);
+    let rows = out.len().checked_div(n).unwrap_or(0).min(inp.len().checked_div(k).unwrap_or(usize::MAX));
+    let threads = if rows * k * n < MIN_PARALLEL_WORK { 1 } else { threads.max(1) };
+    let (out, inp) = (&mut out[..rows * n], &inp[..rows * k]);
+    assert!(w.fits(), "stored_forward_on: w's elements lie outside its data");
+    let widened: Vec<f32>;
+    let (data, offset, n_stride, k_stride) = match w.data {
+        Stored::F32(data) if w.n_stride == 1 || w.k_stride == 1 => (data, w.offset, w.n_stride, w.k_stride),
+        _ => {
+            widened = (0..n).flat_map(|o| (0..k).map(move |i| w.value(o, i))).collect();
+            (&widened[..], 0, k, 1)
+        }
+    };
+    if rows == 0 || n == 0 {
+        return;
+    }
+    // rhs [in, out]: rhs(i, o) = w[o][i], at offset + o·n_stride + i·k_stride.
+    let span = (n - 1) * n_stride + (k - 1) * k_stride + 1;
+    let data = &data[offset..offset + span];
+    let rhs = if k_stride == 1 {
+        MatRef::from_column_major_slice_with_stride(data, k, n, n_stride)
+    } else {
+        MatRef::from_row_major_slice_with_stride(data, k, n, k_stride)
+    };
+    product_into(threads, out, inp, rhs, bias);
 }
 
 /// out [N, out] = inp [N, in] · weightᵀ + bias, on `threads` threads with `kernel`.
@@ -126,11 +203,20 @@ fn plain(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
 /// the column-major [in, out] matrix its row-major [out, in] bytes are.
 #[cfg(not(target_arch = "wasm32"))]
 fn blocked(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
-    use faer::{Accum, MatMut, MatRef, Par};
+    use faer::MatRef;
     let (c_in, c_out) = (l.c_in, l.c_out);
-    let rows = out.len() / c_out;
     assert!(l.weight.len() >= c_out * c_in, "linear_forward_on: weight too short");
-    let accum = match l.bias {
+    let rhs = MatRef::from_column_major_slice(&l.weight[..c_out * c_in], c_in, c_out);
+    product_into(threads, out, inp, rhs, l.bias);
+}
+
+/// out [N, out] = bias (each row), then out += inp [N, in] · rhs [in, out], with faer.
+#[cfg(not(target_arch = "wasm32"))]
+fn product_into(threads: usize, out: &mut [f32], inp: &[f32], rhs: faer::MatRef<f32>, bias: Option<&[f32]>) {
+    use faer::{Accum, MatMut, MatRef, Par};
+    let (c_in, c_out) = (rhs.nrows(), rhs.ncols());
+    let rows = out.len() / c_out;
+    let accum = match bias {
         Some(b) => {
             assert!(b.len() >= c_out, "linear_forward_on: bias too short");
             out.chunks_mut(c_out).for_each(|row| row.copy_from_slice(&b[..c_out]));
@@ -141,7 +227,6 @@ fn blocked(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
     let par = if threads <= 1 { Par::Seq } else { Par::rayon(threads) };
     let dst = MatMut::from_row_major_slice_mut(out, rows, c_out);
     let lhs = MatRef::from_row_major_slice(inp, rows, c_in);
-    let rhs = MatRef::from_column_major_slice(&l.weight[..c_out * c_in], c_in, c_out);
     faer::linalg::matmul::matmul(dst, accum, lhs, rhs, 1.0f32, par);
 }
 
@@ -185,6 +270,46 @@ mod tests {
                     let mut plain = vec![f32::NAN; n * c_out];
                     linear_forward_on(Kernel::Plain, threads, &mut plain, &inp, &w, bias, c_in, c_out);
                     assert_eq!(plain, want, "{what}: the plain path keeps the kernel's bits");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stored_matrix_is_read_in_place_in_either_layout() {
+        // nn.Linear's [out, in] rows from an offset (a slice of a head), and GPT-2's Conv1D [in, 3·out]
+        // read a third at a time; bf16 bytes widened into a copy; all against the plain kernel.
+        for (n, c_in, c_out) in [(1, 1, 1), (5, 9, 1), (37, 96, 300), (130, 33, 17), (17, 64, 4096)] {
+            let inp = pattern(n * c_in, 7919, 113, 57.0, 1.0);
+            let w = pattern(c_out * c_in, 104_729, 97, 50.0, 0.9);
+            let b = pattern(c_out, 31, 17, 8.0, 1.0);
+            let mut want = vec![0.0; n * c_out];
+            linear_forward(&mut want, &inp, &w, Some(&b), c_in, c_out);
+            let mut ahead = vec![7.0f32; 5];
+            ahead.extend_from_slice(&w);
+            let rows = StoredMatrix { offset: 5, ..StoredMatrix::rows(Stored::F32(&ahead), c_out, c_in) };
+            let mut fused = vec![0.0f32; c_in * 3 * c_out];
+            for o in 0..c_out {
+                for i in 0..c_in {
+                    fused[i * 3 * c_out + c_out + o] = w[o * c_in + i];
+                }
+            }
+            let conv1d = StoredMatrix {
+                data: Stored::F32(&fused),
+                outputs: c_out,
+                inputs: c_in,
+                offset: c_out,
+                n_stride: 1,
+                k_stride: 3 * c_out,
+            };
+            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let widened = StoredMatrix::rows(Stored::F32Bytes(&bytes), c_out, c_in);
+            for (m, layout) in [(rows, "rows"), (conv1d, "conv1d"), (widened, "f32 bytes")] {
+                for threads in [1, 2] {
+                    let mut got = vec![f32::NAN; n * c_out];
+                    stored_forward_on(threads, &mut got, &inp, &m, Some(&b));
+                    let what = format!("{layout} {n}x{c_in}x{c_out}, {threads} threads");
+                    close(&got, &want, &inp, &w, &b, c_in, c_out, &what);
                 }
             }
         }

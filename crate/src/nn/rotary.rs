@@ -106,7 +106,7 @@ impl Rotary {
 
     /// The inverse frequencies θ^(−2j/d_head) for j < d_head/2, rescaled by `scaling`.
     pub fn new(theta: f64, scaling: RopeScaling, head_dim: usize) -> Result<Rotary> {
-        if head_dim % 2 != 0 {
+        if !head_dim.is_multiple_of(2) {
             return Err(Error::field(
                 "head_dim",
                 format!("is {head_dim}: rotary positions turn pairs, so it must be even"),

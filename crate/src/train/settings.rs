@@ -124,7 +124,7 @@ impl TrainSettings {
         in_range("layers", self.layers, (1, MAX_LAYERS), allowed("layers"))?;
         in_range("heads", self.heads, (1, WIDTHS.1), allowed("heads"))?;
         let (lo, hi) = WIDTHS;
-        if self.width < lo || self.width > hi || self.width % self.heads != 0 {
+        if self.width < lo || self.width > hi || !self.width.is_multiple_of(self.heads) {
             let allowed = if self.heads > 1 {
                 Phrase::of(messages::GIVE_WIDTH_OF_HEADS).count("heads", self.heads)
             } else {

@@ -11,6 +11,7 @@ mod args;
 mod checkpoint;
 mod files;
 mod inspect;
+mod memory;
 mod table;
 mod train;
 
@@ -54,13 +55,14 @@ fn rows(m: &Matrix) -> Vec<Vec<f32>> {
 
 /// eval, ablate or stream: on a Hugging Face checkpoint directory, or on a TinyGPT model.
 fn experiment(which: Experiment, run: ExperimentArgs) -> Result<String, String> {
-    let ExperimentArgs { weights, text, context, plan, threads } = run;
+    let ExperimentArgs { weights, text, context, plan, threads, compute } = run;
     if is_checkpoint_dir(&weights) {
-        return checkpoint::run(which, &weights, text.as_deref(), context, plan, threads);
+        let how = checkpoint::How { context, plan, threads, compute };
+        return checkpoint::run(which, &weights, text.as_deref(), how);
     }
-    if context.is_some() || plan || threads.is_some() {
+    if context.is_some() || plan || threads.is_some() || compute.is_some() {
         return Err(format!(
-            "{}: --context, --plan and --threads are for Hugging Face checkpoint directories (config.json with tokenizer.json); a TinyGPT model reads its own context on one thread",
+            "{}: --context, --plan, --threads and --compute are for Hugging Face checkpoint directories (config.json with tokenizer.json); a TinyGPT model reads its own context on one thread, in f32",
             weights.display()
         ));
     }

@@ -45,7 +45,7 @@ impl Progress {
                 bar.set_position(step as u64);
                 bar.set_message(format!("{s:.3}"));
             }
-            None if step % (self.steps / 10).max(1) == 0 || step == self.steps => {
+            None if step.is_multiple_of((self.steps / 10).max(1)) || step == self.steps => {
                 let rate = step as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
                 eprintln!("step {step}/{} · {rate:.0} steps/s · loss {s:.3}", self.steps);
             }

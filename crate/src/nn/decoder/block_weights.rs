@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use super::super::decoder_shape::{DecoderShape, Layout};
 use crate::error::Result;
+use tb_kernels::product::Stored;
 
 /// Where the weights come from, as f32 whatever the stored dtype.
 pub trait WeightSource {
@@ -16,6 +17,12 @@ pub trait WeightSource {
     fn read(&self, name: &str, shape: &[usize], out: &mut Vec<f32>) -> Result<()>;
     /// Rows `rows` of the 2-D tensor `name` of `cols` columns (its row count checked to be `n_rows`).
     fn read_rows(&self, name: &str, n_rows: usize, cols: usize, rows: Range<usize>, out: &mut Vec<f32>) -> Result<()>;
+    /// The tensor `name`, which must have `shape`, as stored, in place (a mapped file's bytes), for
+    /// the bf16 products to read without a copy; None from a source that holds no such bytes.
+    fn stored(&self, name: &str, shape: &[usize]) -> Result<Option<Stored<'_>>> {
+        let _ = (name, shape);
+        Ok(None)
+    }
 }
 
 /// The names a checkpoint gives its tensors: its family's, after GPT-2's optional prefix.
@@ -84,8 +91,9 @@ fn slice_into(to: &mut Vec<f32>, from: &[f32], j: usize, n: usize) {
 }
 
 impl BlockWeights {
-    /// Read block i's weights from `weights`, each checked to have the shape the config implies.
-    pub fn load(&mut self, i: usize, names: &Names, weights: &impl WeightSource) -> Result<()> {
+    /// Read block i's weights from `weights`, each checked to have the shape the config implies; its
+    /// matrices only when `matrices` (the bf16 products read them in place instead).
+    pub fn load(&mut self, i: usize, names: &Names, weights: &impl WeightSource, matrices: bool) -> Result<()> {
         let s = names.shape;
         let (d, f, qw, kw) = (s.d_model, s.d_ff, s.q_width(), s.kv_width());
         let read = |part: &str, shape: &[usize], out: &mut Vec<f32>| weights.read(&names.block(i, part), shape, out);
@@ -95,6 +103,16 @@ impl BlockWeights {
                 read("ln_1.bias", &[d], &mut self.norm_1_bias)?;
                 read("ln_2.weight", &[d], &mut self.norm_2)?;
                 read("ln_2.bias", &[d], &mut self.norm_2_bias)?;
+                read("attn.c_attn.bias", &[3 * d], &mut self.staging)?;
+                for (j, b) in [&mut self.q_bias, &mut self.k_bias, &mut self.v_bias].into_iter().enumerate() {
+                    slice_into(b, &self.staging, j, d);
+                }
+                read("attn.c_proj.bias", &[d], &mut self.out_bias)?;
+                read("mlp.c_fc.bias", &[f], &mut self.up_bias)?;
+                read("mlp.c_proj.bias", &[d], &mut self.down_bias)?;
+                if !matrices {
+                    return Ok(());
+                }
                 // c_attn [d, 3d] -> [3d, d]: rows 0..d are q's outputs, then k's, then v's.
                 read("attn.c_attn.weight", &[d, 3 * d], &mut self.staging)?;
                 let mut fused = Vec::new();
@@ -102,27 +120,16 @@ impl BlockWeights {
                 for (j, w) in [&mut self.q, &mut self.k, &mut self.v].into_iter().enumerate() {
                     slice_into(w, &fused, j, d * d);
                 }
-                read("attn.c_attn.bias", &[3 * d], &mut self.staging)?;
-                for (j, b) in [&mut self.q_bias, &mut self.k_bias, &mut self.v_bias].into_iter().enumerate() {
-                    slice_into(b, &self.staging, j, d);
-                }
                 read("attn.c_proj.weight", &[d, d], &mut self.staging)?;
                 transpose(&mut self.out, &self.staging, d, d);
-                read("attn.c_proj.bias", &[d], &mut self.out_bias)?;
                 read("mlp.c_fc.weight", &[d, f], &mut self.staging)?;
                 transpose(&mut self.up, &self.staging, d, f);
-                read("mlp.c_fc.bias", &[f], &mut self.up_bias)?;
                 read("mlp.c_proj.weight", &[f, d], &mut self.staging)?;
                 transpose(&mut self.down, &self.staging, f, d);
-                read("mlp.c_proj.bias", &[d], &mut self.down_bias)?;
             }
             Layout::Llama => {
                 read("input_layernorm.weight", &[d], &mut self.norm_1)?;
                 read("post_attention_layernorm.weight", &[d], &mut self.norm_2)?;
-                read("self_attn.q_proj.weight", &[qw, d], &mut self.q)?;
-                read("self_attn.k_proj.weight", &[kw, d], &mut self.k)?;
-                read("self_attn.v_proj.weight", &[kw, d], &mut self.v)?;
-                read("self_attn.o_proj.weight", &[d, qw], &mut self.out)?;
                 if s.qkv_bias {
                     read("self_attn.q_proj.bias", &[qw], &mut self.q_bias)?;
                     read("self_attn.k_proj.bias", &[kw], &mut self.k_bias)?;
@@ -131,6 +138,13 @@ impl BlockWeights {
                 if s.out_bias {
                     read("self_attn.o_proj.bias", &[d], &mut self.out_bias)?;
                 }
+                if !matrices {
+                    return Ok(());
+                }
+                read("self_attn.q_proj.weight", &[qw, d], &mut self.q)?;
+                read("self_attn.k_proj.weight", &[kw, d], &mut self.k)?;
+                read("self_attn.v_proj.weight", &[kw, d], &mut self.v)?;
+                read("self_attn.o_proj.weight", &[d, qw], &mut self.out)?;
                 read("mlp.gate_proj.weight", &[f, d], &mut self.gate)?;
                 read("mlp.up_proj.weight", &[f, d], &mut self.up)?;
                 read("mlp.down_proj.weight", &[d, f], &mut self.down)?;

@@ -7,29 +7,34 @@
 //! model's f32 copy is never held whole: what stays resident is the file's pages and one block.
 //! The head is applied a slice of the vocabulary at a time, so T x V logits are never held either.
 
-use std::ops::Range;
-
+mod ablation;
 mod block_weights;
+mod footprint;
+mod head;
+mod matrices;
 
+pub use ablation::WindowAblation;
 pub use block_weights::WeightSource;
 use block_weights::{BlockWeights, Names};
+pub use footprint::Footprint;
+use matrices::Matrices;
 
 use super::decoder_shape::{DecoderShape, Layout};
 use super::gqa_attention::GqaShape;
-use super::parallel::{attention_on, linear_forward_on, threads, Kernel};
+#[cfg(not(target_arch = "wasm32"))]
+use super::parallel::stored_forward_on;
+use super::parallel::{attention_on, linear_forward_on, product_on, threads, Compute, Kernel};
 use super::rms_norm::rms_norm_forward;
 use super::rotary::Rotary;
 use super::swiglu::swiglu_in_place;
 use super::{BlockMode, BlockStreams};
 use crate::error::{Error, Result};
-use tb_kernels::activation::{exp, gelu_forward, largest};
+use tb_kernels::activation::gelu_forward;
 use tb_kernels::norm::layernorm_forward;
+use tb_kernels::product::{BfRows, Isa, StoredMatrix};
 
 /// Who is shown the stream around block i (its index and the five streams), as a pass runs.
 pub type StreamWatcher<'a> = &'a mut dyn FnMut(usize, BlockStreams<'_>);
-
-/// Rows of the head applied at once: 4,096 x d weights, and T x 4,096 logits.
-const HEAD_ROWS: usize = 4096;
 
 /// The activations of one window, [T, width] each, reused from window to window.
 #[derive(Debug, Default)]
@@ -49,6 +54,10 @@ struct Activations {
     weights_row: Vec<f32>,
     head_rows: Vec<f32>,
     logits: Vec<f32>,
+    /// A layer's input rounded to bf16 (the bf16 products).
+    rounded: BfRows,
+    /// The stream entering each block in an ablation's intact pass, [T, d] each.
+    entering: Vec<Vec<f32>>,
 }
 
 /// A checkpoint ready to run, with a mode for each block.
@@ -64,6 +73,13 @@ pub struct Decoder<W: WeightSource> {
     /// Threads the linear layers run on, and their matrix product.
     threads: usize,
     kernel: Kernel,
+    /// The numbers the linear layers multiply in, and the instruction set of the bf16 products.
+    compute: Compute,
+    isa: Isa,
+    /// Whether the source holds the stored bytes (a mapped file), which the bf16 products read in
+    /// place; and whether those are f32 throughout, which faer's f32 product reads in place too.
+    in_place: bool,
+    f32_in_place: bool,
 }
 
 /// A bias, or None where the family has none (an empty buffer).
@@ -99,9 +115,21 @@ impl<W: WeightSource> Decoder<W> {
             act: Activations::default(),
             threads: threads(),
             kernel: Kernel::from_env(),
+            compute: Compute::F32,
+            isa: Isa::chosen(),
+            in_place: false,
+            f32_in_place: false,
         };
+        // Every block's tensors checked: in place where the source holds its bytes (nothing read),
+        // else read whole.
+        let names = Names { shape: &d.shape, prefix: d.prefix };
+        d.in_place = Matrices::in_place(0, &names, &d.weights)?.is_some();
+        d.f32_in_place = d.in_place;
         for i in 0..d.shape.n_layers {
-            d.load_block(i)?;
+            let names = Names { shape: &d.shape, prefix: d.prefix };
+            d.block.load(i, &names, &d.weights, !d.in_place)?;
+            let f32s = Matrices::in_place(i, &names, &d.weights)?.is_some_and(|m| m.all_f32());
+            d.f32_in_place &= f32s;
         }
         let (v, dm) = (d.shape.vocab_size, d.shape.d_model);
         let mut scratch = Vec::new();
@@ -128,14 +156,41 @@ impl<W: WeightSource> Decoder<W> {
         self.threads
     }
 
+    /// Multiply the linear layers' numbers in `compute` (f32 to begin with).
+    pub fn set_compute(&mut self, compute: Compute) {
+        self.compute = compute;
+    }
+
+    /// Run the bf16 products on `isa` (one [`Isa::available`] lists; the fastest to begin with, or
+    /// the one `TBLOCK_ISA` names).
+    pub fn set_isa(&mut self, isa: Isa) {
+        if Isa::available().contains(&isa) {
+            self.isa = isa;
+        }
+    }
+
+    /// What the linear layers multiply in, and on which instruction set when that is bf16.
+    pub fn compute(&self) -> (Compute, Isa) {
+        (self.compute, self.isa)
+    }
+
+    /// Whether the products read the blocks' matrices in place (so they are not copied): the bf16
+    /// products any dtype's, faer's f32 product an f32 file's.
+    fn reads_in_place(&self) -> bool {
+        match self.compute {
+            Compute::Bf16 => self.in_place,
+            Compute::F32 => self.f32_in_place && self.kernel == Kernel::Blocked && cfg!(not(target_arch = "wasm32")),
+        }
+    }
+
     fn name(&self, tensor: &str) -> String {
         Names { shape: &self.shape, prefix: self.prefix }.of(tensor)
     }
 
-    /// Read block i's weights into the block buffers.
+    /// Read block i's weights into the block buffers (the matrices only when they are not read in place).
     fn load_block(&mut self, i: usize) -> Result<()> {
         let names = Names { shape: &self.shape, prefix: self.prefix };
-        self.block.load(i, &names, &self.weights)
+        self.block.load(i, &names, &self.weights, !self.reads_in_place())
     }
 
     /// The block's norm (LayerNorm or RMSNorm by family) of `inp` [T, d] into `out`.
@@ -153,7 +208,16 @@ impl<W: WeightSource> Decoder<W> {
     /// Run one window of ids through the blocks (each in its mode) and the final norm: the stream
     /// the head reads, [T, d], is left in the activations. `streams(i, ...)` sees the stream around
     /// block i when given.
-    fn run_blocks(&mut self, ids: &[usize], mut streams: Option<StreamWatcher>) -> Result<()> {
+    fn run_blocks(&mut self, ids: &[usize], streams: Option<StreamWatcher>) -> Result<()> {
+        let t = self.embed(ids)?;
+        let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
+        self.blocks_from(0, t, angles.as_ref(), streams)?;
+        self.final_norm(t)
+    }
+
+    /// The stream entering block 0 for `ids` (token embeddings, and GPT-2's positions) into act.x;
+    /// T, the window's length.
+    fn embed(&mut self, ids: &[usize]) -> Result<usize> {
         let (t, d) = (ids.len(), self.shape.d_model);
         if t == 0 || t > self.shape.context {
             return Err(Error::out_of_range("window", t, format!("1 to the model's {} positions", self.shape.context)));
@@ -178,14 +242,25 @@ impl<W: WeightSource> Decoder<W> {
             x.iter_mut().zip(&row).for_each(|(a, p)| *a += p);
         }
         self.act.x = x;
-        let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
-        for i in 0..self.shape.n_layers {
+        Ok(t)
+    }
+
+    /// Blocks `from`.. (each in its mode) on the stream entering block `from`, act.x [T, d], which
+    /// they leave there; `streams(i, ...)` sees the stream around each block run, when given.
+    fn blocks_from(
+        &mut self,
+        from: usize,
+        t: usize,
+        angles: Option<&(Vec<f32>, Vec<f32>)>,
+        mut streams: Option<StreamWatcher>,
+    ) -> Result<()> {
+        for i in from..self.shape.n_layers {
             let mode = self.block_modes.get(i).copied().unwrap_or_default();
             if mode == BlockMode::Removed {
                 continue;
             }
             self.load_block(i)?;
-            self.block_forward(t, mode, angles.as_ref());
+            self.block_forward(i, t, mode, angles)?;
             if let Some(f) = streams.as_deref_mut() {
                 let a = &self.act;
                 f(
@@ -201,6 +276,12 @@ impl<W: WeightSource> Decoder<W> {
             }
             std::mem::swap(&mut self.act.x, &mut self.act.output);
         }
+        Ok(())
+    }
+
+    /// The final norm of act.x [T, d] into act.normed, what the head reads.
+    fn final_norm(&mut self, t: usize) -> Result<()> {
+        let d = self.shape.d_model;
         let (gain, bias) = self.shape.final_norm();
         let mut g = Vec::new();
         let mut b = Vec::new();
@@ -213,20 +294,55 @@ impl<W: WeightSource> Decoder<W> {
         Ok(())
     }
 
-    /// One block on act.x [T, d], its weights loaded: act.after_attention and act.output filled.
-    fn block_forward(&mut self, t: usize, mode: BlockMode, angles: Option<&(Vec<f32>, Vec<f32>)>) {
+    /// Block i on act.x [T, d], its weights loaded: act.after_attention and act.output filled.
+    fn block_forward(
+        &mut self,
+        i: usize,
+        t: usize,
+        mode: BlockMode,
+        angles: Option<&(Vec<f32>, Vec<f32>)>,
+    ) -> Result<()> {
         let s = &self.shape;
         let (d, f, qw, kw, eps) = (s.d_model, s.d_ff, s.q_width(), s.kv_width(), s.eps);
-        let (w, a) = (&self.block, &mut self.act);
-        // out = inp · weightᵀ + bias, on the decoder's threads and product.
-        let (kernel, threads) = (self.kernel, self.threads);
-        let linear = |out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option<&[f32]>, c_in, c_out| {
-            linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out)
+        let names = Names { shape: s, prefix: self.prefix };
+        // The matrices in the mapped file when the products read them there; else, for the bf16
+        // products, the f32 copies as matrices too; for the f32 ones, None (the copies as they are).
+        let bf16 = self.compute == Compute::Bf16;
+        let matrices = if self.reads_in_place() {
+            Matrices::in_place(i, &names, &self.weights)?
+        } else if bf16 {
+            Some(Matrices::copied(&self.block, &names))
+        } else {
+            None
         };
+        let (w, a) = (&self.block, &mut self.act);
+        // out = inp · weightᵀ + bias on the decoder's threads: in bf16 the bf16 products on inp rounded;
+        // in f32 faer on the matrix in place, or the decoder's kernel on the f32 copy.
+        let (kernel, threads, isa) = (self.kernel, self.threads, self.isa);
+        let linear = |out: &mut [f32],
+                      inp: &[f32],
+                      rounded: &BfRows,
+                      m: Option<&StoredMatrix>,
+                      weight: &[f32],
+                      bias,
+                      c_in,
+                      c_out| match m {
+            Some(m) if bf16 => product_on(isa, threads, out, rounded, m, bias),
+            #[cfg(not(target_arch = "wasm32"))]
+            Some(m) => stored_forward_on(threads, out, inp, m, bias),
+            _ => linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out),
+        };
+        let round = |rounded: &mut BfRows, inp: &[f32], c_in| {
+            if bf16 {
+                rounded.round(inp, t, c_in)
+            }
+        };
+        let mx = matrices.as_ref();
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.x, &w.norm_1, &w.norm_1_bias, d, eps);
-        linear(sized(&mut a.q, t * qw), &a.normed, &w.q, opt(&w.q_bias), d, qw);
-        linear(sized(&mut a.k, t * kw), &a.normed, &w.k, opt(&w.k_bias), d, kw);
-        linear(sized(&mut a.v, t * kw), &a.normed, &w.v, opt(&w.v_bias), d, kw);
+        round(&mut a.rounded, &a.normed, d);
+        linear(sized(&mut a.q, t * qw), &a.normed, &a.rounded, mx.map(|m| &m.q), &w.q, opt(&w.q_bias), d, qw);
+        linear(sized(&mut a.k, t * kw), &a.normed, &a.rounded, mx.map(|m| &m.k), &w.k, opt(&w.k_bias), d, kw);
+        linear(sized(&mut a.v, t * kw), &a.normed, &a.rounded, mx.map(|m| &m.v), &w.v, opt(&w.v_bias), d, kw);
         if let Some((cos, sin)) = angles {
             Rotary::rotate(&mut a.q, s.n_heads, s.head_dim, cos, sin);
             Rotary::rotate(&mut a.k, s.n_kv_heads, s.head_dim, cos, sin);
@@ -240,114 +356,35 @@ impl<W: WeightSource> Decoder<W> {
             window: s.window,
         };
         attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
-        linear(sized(&mut a.attn, t * d), &a.heads, &w.out, opt(&w.out_bias), qw, d);
+        round(&mut a.rounded, &a.heads, qw);
+        linear(sized(&mut a.attn, t * d), &a.heads, &a.rounded, mx.map(|m| &m.out), &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
         match mode {
             BlockMode::Overwritten => after.copy_from_slice(&a.attn),
             _ => after.iter_mut().zip(a.x.iter().zip(&a.attn)).for_each(|(o, (x, y))| *o = x + y),
         }
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.after_attention, &w.norm_2, &w.norm_2_bias, d, eps);
+        round(&mut a.rounded, &a.normed, d);
+        let up = mx.map(|m| &m.up);
         match s.layout {
             Layout::Gpt2 => {
-                linear(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, opt(&w.up_bias), d, f);
+                linear(sized(&mut a.hidden_up, t * f), &a.normed, &a.rounded, up, &w.up, opt(&w.up_bias), d, f);
                 gelu_forward(sized(&mut a.hidden, t * f), &a.hidden_up);
             }
             Layout::Llama => {
-                linear(sized(&mut a.hidden, t * f), &a.normed, &w.gate, None, d, f);
-                linear(sized(&mut a.hidden_up, t * f), &a.normed, &w.up, None, d, f);
+                let gate = mx.and_then(|m| m.gate.as_ref());
+                linear(sized(&mut a.hidden, t * f), &a.normed, &a.rounded, gate, &w.gate, None, d, f);
+                linear(sized(&mut a.hidden_up, t * f), &a.normed, &a.rounded, up, &w.up, None, d, f);
                 swiglu_in_place(&mut a.hidden, &a.hidden_up);
             }
         }
-        linear(sized(&mut a.ffn, t * d), &a.hidden, &w.down, opt(&w.down_bias), f, d);
+        round(&mut a.rounded, &a.hidden, f);
+        linear(sized(&mut a.ffn, t * d), &a.hidden, &a.rounded, mx.map(|m| &m.down), &w.down, opt(&w.down_bias), f, d);
         let out = sized(&mut a.output, t * d);
         match mode {
             BlockMode::Overwritten => out.copy_from_slice(&a.ffn),
             _ => out.iter_mut().zip(a.after_attention.iter().zip(&a.ffn)).for_each(|(o, (x, y))| *o = x + y),
         }
-    }
-
-    /// The head over the final stream, a slice of the vocabulary at a time: `each(rows, logits)` gets
-    /// logits [T, rows.len()] for vocabulary rows `rows`.
-    fn head(&mut self, t: usize, mut each: impl FnMut(Range<usize>, &[f32])) -> Result<()> {
-        let (v, d) = (self.shape.vocab_size, self.shape.d_model);
-        let head = self.name(self.shape.head());
-        for start in (0..v).step_by(HEAD_ROWS) {
-            let rows = start..(start + HEAD_ROWS).min(v);
-            let n = rows.len();
-            self.weights.read_rows(&head, v, d, rows.clone(), &mut self.act.head_rows)?;
-            let a = &mut self.act;
-            linear_forward_on(
-                self.kernel,
-                self.threads,
-                sized(&mut a.logits, t * n),
-                &a.normed,
-                &a.head_rows,
-                None,
-                d,
-                n,
-            );
-            each(rows, &a.logits);
-        }
         Ok(())
-    }
-
-    /// The summed cross-entropy (nats) of predicting `targets[t]` after `ids[..=t]`, for every t.
-    pub fn window_loss(&mut self, ids: &[usize], targets: &[usize]) -> Result<f64> {
-        self.window_loss_with(ids, targets, None)
-    }
-
-    /// As [`Decoder::window_loss`], showing `streams` the stream around every block.
-    pub fn window_loss_with(
-        &mut self,
-        ids: &[usize],
-        targets: &[usize],
-        streams: Option<StreamWatcher>,
-    ) -> Result<f64> {
-        let t = ids.len();
-        if targets.len() != t {
-            return Err(Error::field("targets", format!("{} targets for {t} positions", targets.len())));
-        }
-        if let Some(&bad) = targets.iter().find(|&&id| id >= self.shape.vocab_size) {
-            return Err(Error::out_of_range(
-                "token id",
-                bad,
-                format!("0 to {} (the model's vocabulary)", self.shape.vocab_size - 1),
-            ));
-        }
-        self.run_blocks(ids, streams)?;
-        // A running log-sum-exp per position (its largest logit so far and Σ e^(z − largest)), and
-        // the target's logit when its slice comes by. On this thread: spread over rayon's, beside the
-        // products' threads, the whole window took longer (9.7 s against 8.2 s for a 1,024-token
-        // window of the 0.5 B bf16 checkpoint on 2 threads).
-        let mut running = vec![(f32::NEG_INFINITY, 0.0f64, 0.0f32); t];
-        self.head(t, |rows, logits| {
-            let n = rows.len();
-            running.iter_mut().enumerate().for_each(|(p, (top, sum, target))| {
-                let z = &logits[p * n..(p + 1) * n];
-                let m = largest(z).max(*top);
-                let rescale = if top.is_finite() { (*top - m) as f64 } else { f64::NEG_INFINITY };
-                *sum = *sum * rescale.exp() + z.iter().map(|&x| exp(x - m) as f64).sum::<f64>();
-                *top = m;
-                if rows.contains(&targets[p]) {
-                    *target = z[targets[p] - rows.start];
-                }
-            });
-        })?;
-        Ok(running.iter().map(|&(top, sum, target)| top as f64 + sum.ln() - target as f64).sum())
-    }
-
-    /// Every logit of one window, [T, V] (for tests and small vocabularies; the experiments use the
-    /// streamed loss instead).
-    pub fn logits(&mut self, ids: &[usize]) -> Result<Vec<f32>> {
-        self.run_blocks(ids, None)?;
-        let (t, v) = (ids.len(), self.shape.vocab_size);
-        let mut all = vec![0.0f32; t * v];
-        self.head(t, |rows, logits| {
-            for p in 0..t {
-                all[p * v + rows.start..p * v + rows.end]
-                    .copy_from_slice(&logits[p * rows.len()..(p + 1) * rows.len()]);
-            }
-        })?;
-        Ok(all)
     }
 }

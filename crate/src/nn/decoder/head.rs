@@ -1,0 +1,128 @@
+//! The head and the loss: the final stream times the vocabulary's rows, a slice of the vocabulary
+//! at a time, so T x V logits are never held; the loss a running log-sum-exp per position.
+
+use std::ops::Range;
+
+use super::footprint::HEAD_ROWS;
+use super::matrices::as_f32;
+use super::{sized, Decoder, StreamWatcher, WeightSource};
+use crate::error::{Error, Result};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::nn::parallel::stored_forward_on;
+use crate::nn::parallel::{linear_forward_on, product_on, Compute};
+use tb_kernels::product::{max_exp_sum, Stored, StoredMatrix};
+
+impl<W: WeightSource> Decoder<W> {
+    /// The head over the final stream, a slice of the vocabulary at a time: `each(rows, logits)` gets
+    /// logits [T, rows.len()] for vocabulary rows `rows`.
+    fn head(&mut self, t: usize, mut each: impl FnMut(Range<usize>, &[f32])) -> Result<()> {
+        let (v, d) = (self.shape.vocab_size, self.shape.d_model);
+        let head = self.name(self.shape.head());
+        let bf16 = self.compute == Compute::Bf16;
+        if bf16 {
+            self.act.rounded.round(&self.act.normed, t, d);
+        }
+        // The head in the mapped file, where the products read it there (faer's f32 only an f32 head).
+        let stored = if self.reads_in_place() { self.weights.stored(&head, &[v, d])?.map(as_f32) } else { None };
+        let in_place = stored.filter(|data| bf16 || matches!(data, Stored::F32(_)));
+        for start in (0..v).step_by(HEAD_ROWS) {
+            let rows = start..(start + HEAD_ROWS).min(v);
+            let n = rows.len();
+            if in_place.is_none() {
+                self.weights.read_rows(&head, v, d, rows.clone(), &mut self.act.head_rows)?;
+            }
+            let a = &mut self.act;
+            let logits = sized(&mut a.logits, t * n);
+            // Rows start..start+n of the head [V, d], in the file or in the f32 copy of them.
+            let m = match in_place {
+                Some(data) => StoredMatrix { offset: start * d, ..StoredMatrix::rows(data, n, d) },
+                None => StoredMatrix::rows(Stored::F32(&a.head_rows), n, d),
+            };
+            match in_place {
+                _ if bf16 => product_on(self.isa, self.threads, logits, &a.rounded, &m, None),
+                #[cfg(not(target_arch = "wasm32"))]
+                Some(_) => stored_forward_on(self.threads, logits, &a.normed, &m, None),
+                _ => linear_forward_on(self.kernel, self.threads, logits, &a.normed, &a.head_rows, None, d, n),
+            }
+            each(rows, &a.logits);
+        }
+        Ok(())
+    }
+
+    /// The summed cross-entropy (nats) of predicting `targets[t]` after `ids[..=t]`, for every t.
+    pub fn window_loss(&mut self, ids: &[usize], targets: &[usize]) -> Result<f64> {
+        self.window_loss_with(ids, targets, None)
+    }
+
+    /// As [`Decoder::window_loss`], showing `streams` the stream around every block.
+    pub fn window_loss_with(
+        &mut self,
+        ids: &[usize],
+        targets: &[usize],
+        streams: Option<StreamWatcher>,
+    ) -> Result<f64> {
+        self.check_targets(ids.len(), targets)?;
+        self.run_blocks(ids, streams)?;
+        self.head_loss(ids.len(), targets)
+    }
+
+    /// `targets` checked: one a position, each in the vocabulary.
+    pub(super) fn check_targets(&self, t: usize, targets: &[usize]) -> Result<()> {
+        if targets.len() != t {
+            return Err(Error::field("targets", format!("{} targets for {t} positions", targets.len())));
+        }
+        if let Some(&bad) = targets.iter().find(|&&id| id >= self.shape.vocab_size) {
+            return Err(Error::out_of_range(
+                "token id",
+                bad,
+                format!("0 to {} (the model's vocabulary)", self.shape.vocab_size - 1),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The summed cross-entropy of `targets` under the head applied to act.normed [T, d].
+    pub(super) fn head_loss(&mut self, t: usize, targets: &[usize]) -> Result<f64> {
+        // A running log-sum-exp per position (its largest logit so far and Σ e^(z − largest)), and
+        // the target's logit when its slice comes by; the positions spread over the threads.
+        let mut running = vec![(f32::NEG_INFINITY, 0.0f64, 0.0f32); t];
+        let isa = self.isa;
+        self.head(t, |rows, logits| {
+            let n = rows.len();
+            let update = |(p, (top, sum, target)): (usize, &mut (f32, f64, f32))| {
+                let z = &logits[p * n..(p + 1) * n];
+                let (chunk_top, chunk_sum) = max_exp_sum(isa, z);
+                let m = chunk_top.max(*top);
+                let rescale = |from: f32| if from.is_finite() { f64::from(from - m).exp() } else { 0.0 };
+                *sum = *sum * rescale(*top) + f64::from(chunk_sum) * rescale(chunk_top);
+                *top = m;
+                if rows.contains(&targets[p]) {
+                    *target = z[targets[p] - rows.start];
+                }
+            };
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                use rayon::prelude::*;
+                running.par_iter_mut().enumerate().with_min_len(16).for_each(update);
+            }
+            #[cfg(target_arch = "wasm32")]
+            running.iter_mut().enumerate().for_each(update);
+        })?;
+        Ok(running.iter().map(|&(top, sum, target)| top as f64 + sum.ln() - target as f64).sum())
+    }
+
+    /// Every logit of one window, [T, V] (for tests and small vocabularies; the experiments use the
+    /// streamed loss instead).
+    pub fn logits(&mut self, ids: &[usize]) -> Result<Vec<f32>> {
+        self.run_blocks(ids, None)?;
+        let (t, v) = (ids.len(), self.shape.vocab_size);
+        let mut all = vec![0.0f32; t * v];
+        self.head(t, |rows, logits| {
+            for p in 0..t {
+                all[p * v + rows.start..p * v + rows.end]
+                    .copy_from_slice(&logits[p * rows.len()..(p + 1) * rows.len()]);
+            }
+        })?;
+        Ok(all)
+    }
+}

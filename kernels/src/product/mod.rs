@@ -1,0 +1,253 @@
+//! Matrix products in bf16 for real checkpoints: out [M, N] = a [M, K] · wᵀ + bias, with a's
+//! numbers rounded to bf16 (as PyTorch's bf16 compute rounds them), w read as it is stored (bf16,
+//! f16 or f32, rounded to bf16 while it is packed), every product summed in f32.
+//!
+//! One interface, a file per instruction set, the set chosen once ([`Isa::chosen`]):
+//! - [`x86::avx512_bf16`]: `vdpbf16ps`, 32 pairs of bf16 multiplied and added into 16 f32 lanes per
+//!   instruction (twice f32's `vfmadd231ps`);
+//! - [`portable`]: the same sums in plain Rust, for any CPU (and wasm32).
+//!
+//! The weights are never copied whole: each thread packs a panel of [`NR`] outputs by up to [`KC`]
+//! pairs of inputs (at most 256 KiB, in L2) straight from the stored bytes, pairs of inputs side by
+//! side as `vdpbf16ps` reads them, and runs every row of a over it, [`MR`] rows at a time, each
+//! tile's sums held in registers across the whole panel.
+//!
+//! This is not TinyGPT's path: the lesson's numbers stay on [`crate::linear`]'s bit-exact loops.
+
+mod exp_sum;
+mod pack;
+pub mod portable;
+#[cfg(test)]
+mod tests;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+pub use exp_sum::{max_exp_sum, softmax};
+pub use pack::{bf16_bits, BfRows};
+
+/// Rows of a in one tile.
+pub const MR: usize = 6;
+/// Outputs in one panel: two vectors of 16 f32 lanes.
+pub const NR: usize = 32;
+/// Pairs of inputs in one panel, NR x KC x 4 bytes = 256 KiB at most: every input of the layers of
+/// a model up to 4,096 inputs wide, so a tile's sums go to memory once. Measured on 1,024 x 896 x
+/// 4,864 (2 threads): 354 GFLOP/s, against 322 with 128 pairs (16 KiB panels in L1, the sums
+/// reloaded every 256 inputs).
+pub const KC: usize = 2048;
+
+/// The instruction set the bf16 products run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// AVX-512 with BF16 dot products (`vdpbf16ps`).
+    Avx512Bf16,
+    /// Plain Rust, any CPU.
+    Portable,
+}
+
+impl Isa {
+    /// Every set this CPU can run, the fastest first.
+    pub fn available() -> Vec<Isa> {
+        let fast = [
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx512Bf16, x86::avx512_bf16::supported()),
+        ];
+        fast.into_iter().filter(|&(_, has)| has).map(|(isa, _)| isa).chain([Isa::Portable]).collect()
+    }
+
+    /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("avx512bf16", "portable") when
+    /// the CPU has it: the way a test or a benchmark forces a path.
+    /// Looked up once a process.
+    pub fn chosen() -> Isa {
+        static CHOSEN: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            let sets = Isa::available();
+            let asked = std::env::var("TBLOCK_ISA").ok().and_then(|name| Isa::named(&name));
+            asked.filter(|s| sets.contains(s)).unwrap_or(sets[0])
+        })
+    }
+
+    /// The set of this name, as `TBLOCK_ISA` spells it.
+    pub fn named(name: &str) -> Option<Isa> {
+        match name {
+            "avx512bf16" => Some(Isa::Avx512Bf16),
+            "portable" => Some(Isa::Portable),
+            _ => None,
+        }
+    }
+
+    /// Its name, as `TBLOCK_ISA` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Avx512Bf16 => "avx512bf16",
+            Isa::Portable => "portable",
+        }
+    }
+}
+
+/// Numbers as a checkpoint stores them: little-endian bytes of a dtype, or f32 already in memory.
+#[derive(Clone, Copy, Debug)]
+pub enum Stored<'a> {
+    Bf16(&'a [u8]),
+    F16(&'a [u8]),
+    F32Bytes(&'a [u8]),
+    F32(&'a [f32]),
+}
+
+impl Stored<'_> {
+    /// How many numbers it holds.
+    pub fn len(&self) -> usize {
+        match self {
+            Stored::Bf16(b) | Stored::F16(b) => b.len() / 2,
+            Stored::F32Bytes(b) => b.len() / 4,
+            Stored::F32(f) => f.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A weight matrix w [N, K] (output n, input k) as stored: w[n][k] is number
+/// `offset + n·n_stride + k·k_stride` of `data`. nn.Linear's [out, in] is (n_stride K, k_stride 1);
+/// GPT-2's Conv1D [in, out] is (1, N), and a third of its fused c_attn has an offset too.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredMatrix<'a> {
+    pub data: Stored<'a>,
+    /// N, the outputs.
+    pub outputs: usize,
+    /// K, the inputs.
+    pub inputs: usize,
+    pub offset: usize,
+    pub n_stride: usize,
+    pub k_stride: usize,
+}
+
+impl<'a> StoredMatrix<'a> {
+    /// nn.Linear's layout: [outputs, inputs], row o holds output o's weights.
+    pub fn rows(data: Stored<'a>, outputs: usize, inputs: usize) -> StoredMatrix<'a> {
+        StoredMatrix { data, outputs, inputs, offset: 0, n_stride: inputs, k_stride: 1 }
+    }
+
+    /// Whether every element it names lies inside `data`.
+    pub fn fits(&self) -> bool {
+        if self.outputs == 0 || self.inputs == 0 {
+            return true;
+        }
+        let last = (self.outputs - 1)
+            .checked_mul(self.n_stride)
+            .and_then(|a| (self.inputs - 1).checked_mul(self.k_stride).and_then(|b| a.checked_add(b)))
+            .and_then(|a| a.checked_add(self.offset));
+        last.is_some_and(|l| l < self.data.len())
+    }
+}
+
+/// Runs `body(task)` for every task in 0..n, on as many threads as the caller has (rayon's
+/// `into_par_iter().for_each`, or a plain loop).
+pub type Runner<'r> = &'r dyn Fn(usize, &(dyn Fn(usize) + Sync));
+
+/// A plain loop over the tasks, on this thread.
+pub fn one_thread(n: usize, body: &(dyn Fn(usize) + Sync)) {
+    (0..n).for_each(body)
+}
+
+/// out [M, N] = a [M, K] · wᵀ + bias, a's rows already rounded to bf16 ([`BfRows`]), w's numbers
+/// rounded to bf16 as they are packed, every sum in f32; the outputs split among `tasks` tasks that
+/// `run` spreads over its threads.
+///
+/// Panics if the sizes disagree (out holds M x N, bias N, w's elements lie inside its data).
+pub fn product_bf16(
+    isa: Isa,
+    out: &mut [f32],
+    a: &BfRows,
+    w: &StoredMatrix,
+    bias: Option<&[f32]>,
+    tasks: usize,
+    run: Runner,
+) {
+    let (m, n, k) = (a.rows, w.outputs, w.inputs);
+    assert_eq!(a.inputs, k, "a's rows have {} inputs, w {k}", a.inputs);
+    assert_eq!(out.len(), m * n, "out holds {} numbers, not {m} x {n}", out.len());
+    assert!(bias.is_none_or(|b| b.len() == n), "a bias of {n} outputs");
+    assert!(w.fits(), "w's elements lie outside its data");
+    if m == 0 || n == 0 {
+        return;
+    }
+    let panels = n.div_ceil(NR);
+    let tasks = tasks.clamp(1, panels);
+    let per = panels.div_ceil(tasks);
+    let tasks = panels.div_ceil(per);
+    let out = SharedOut(out.as_mut_ptr());
+    let body = |task: usize| {
+        let mut panel = vec![0u32; KC * NR];
+        for p in task * per..((task + 1) * per).min(panels) {
+            let (n0, nr) = (p * NR, NR.min(n - p * NR));
+            // SAFETY: tasks own disjoint panels, so disjoint columns of out; every row r < m and
+            // column n0 + c < n of out [M, N] is inside it (checked above).
+            unsafe { out.fill_columns(n, m, n0, nr, bias) };
+            for kp0 in (0..a.pairs).step_by(KC) {
+                let kc = KC.min(a.pairs - kp0);
+                pack::panel(&mut panel, w, n0, nr, kp0, kc);
+                for m0 in (0..m).step_by(MR) {
+                    let mr = MR.min(m - m0);
+                    // SAFETY: as above; a's rows m0..m0+mr hold pairs kp0..kp0+kc, the panel kc x NR.
+                    unsafe {
+                        let c = out.0.add(m0 * n + n0);
+                        let rows = a.data.as_ptr().add(m0 * a.pairs + kp0);
+                        tile(isa, rows, a.pairs, mr, panel.as_ptr(), kc, c, n, nr);
+                    }
+                }
+            }
+        }
+    };
+    run(tasks, &body);
+}
+
+/// One tile: c [mr, nr] (row stride ldc) += a rows [mr, kc pairs] (row stride lda) · panel [kc, NR].
+///
+/// # Safety
+/// The rows, the panel and c's mr x nr numbers must be readable (and c writable) as described;
+/// mr ≤ MR, nr ≤ NR, and `isa` must be one the CPU has ([`Isa::available`]).
+#[allow(clippy::too_many_arguments)] // a tile's two operands and their strides
+#[inline]
+unsafe fn tile(
+    isa: Isa,
+    a: *const u32,
+    lda: usize,
+    mr: usize,
+    b: *const u32,
+    kc: usize,
+    c: *mut f32,
+    ldc: usize,
+    nr: usize,
+) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512Bf16 => x86::avx512_bf16::tile(a, lda, mr, b, kc, c, ldc, nr),
+        _ => portable::tile(a, lda, mr, b, kc, c, ldc, nr),
+    }
+}
+
+/// out's first number, shared by the tasks, each writing only its own columns.
+#[derive(Clone, Copy)]
+struct SharedOut(*mut f32);
+
+// SAFETY: the tasks write disjoint columns (product_bf16), never the same number.
+unsafe impl Sync for SharedOut {}
+unsafe impl Send for SharedOut {}
+
+impl SharedOut {
+    /// Columns n0..n0+nr of out [m, n] set to the bias, or 0.
+    ///
+    /// # Safety
+    /// out must hold m x n numbers, n0 + nr ≤ n, and no other thread write these columns.
+    unsafe fn fill_columns(self, n: usize, m: usize, n0: usize, nr: usize, bias: Option<&[f32]>) {
+        for r in 0..m {
+            let row = std::slice::from_raw_parts_mut(self.0.add(r * n + n0), nr);
+            match bias {
+                Some(b) => row.copy_from_slice(&b[n0..n0 + nr]),
+                None => row.fill(0.0),
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Numbers rounded to bf16 and laid out as the tiles read them: a's rows as pairs of inputs, and a
+//! panel of w as pairs of inputs for NR outputs side by side.
+
+use super::{Stored, StoredMatrix, NR};
+
+/// f32 rounded to the nearest bf16 (ties to even), as its 16 bits: what `vcvtne2ps2bf16` and
+/// PyTorch's `.to(torch.bfloat16)` give. NaN stays a (quiet) NaN.
+#[inline(always)]
+pub fn bf16_bits(x: f32) -> u16 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        return ((bits >> 16) | 0x40) as u16;
+    }
+    let round = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(round) >> 16) as u16
+}
+
+/// Pairs of bf16 packed in a u32 as `vdpbf16ps` reads them: the first in the low half.
+#[inline(always)]
+fn pair(lo: u16, hi: u16) -> u32 {
+    u32::from(lo) | (u32::from(hi) << 16)
+}
+
+/// Rows of activations rounded to bf16, [rows, pairs] u32, each holding inputs 2p and 2p+1 (an odd
+/// last input paired with 0).
+#[derive(Debug, Default, Clone)]
+pub struct BfRows {
+    pub data: Vec<u32>,
+    pub rows: usize,
+    pub inputs: usize,
+    pub pairs: usize,
+}
+
+impl BfRows {
+    /// inp [rows, inputs] rounded into these rows (their buffer reused). Panics if inp is not
+    /// rows x inputs.
+    pub fn round(&mut self, inp: &[f32], rows: usize, inputs: usize) {
+        assert_eq!(inp.len(), rows * inputs, "inp holds {} numbers, not {rows} x {inputs}", inp.len());
+        let pairs = inputs.div_ceil(2);
+        self.data.clear();
+        self.data.resize(rows * pairs, 0);
+        (self.rows, self.inputs, self.pairs) = (rows, inputs, pairs);
+        for (to, from) in self.data.chunks_exact_mut(pairs.max(1)).zip(inp.chunks_exact(inputs.max(1))) {
+            let (whole, last) = from.split_at(inputs & !1);
+            for (t, f) in to.iter_mut().zip(whole.chunks_exact(2)) {
+                *t = pair(bf16_bits(f[0]), bf16_bits(f[1]));
+            }
+            if let Some(&x) = last.first() {
+                to[pairs - 1] = pair(bf16_bits(x), 0);
+            }
+        }
+    }
+}
+
+impl StoredMatrix<'_> {
+    /// w[n][k] as f32, exactly as stored (widened from bf16 or f16).
+    pub fn value(&self, n: usize, k: usize) -> f32 {
+        let i = self.offset + n * self.n_stride + k * self.k_stride;
+        match self.data {
+            Stored::Bf16(b) => f32::from_bits(u32::from(u16::from_le_bytes([b[2 * i], b[2 * i + 1]])) << 16),
+            Stored::F16(b) => half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32(),
+            Stored::F32Bytes(b) => f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]),
+            Stored::F32(f) => f[i],
+        }
+    }
+}
+
+/// w[n][k] rounded to bf16 (0 past its last input).
+#[inline(always)]
+fn element(w: &StoredMatrix, n: usize, k: usize) -> u16 {
+    if k >= w.inputs {
+        return 0;
+    }
+    let i = w.offset + n * w.n_stride + k * w.k_stride;
+    match w.data {
+        Stored::Bf16(b) => u16::from_le_bytes([b[2 * i], b[2 * i + 1]]),
+        Stored::F16(b) => bf16_bits(half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32()),
+        Stored::F32Bytes(b) => bf16_bits(f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])),
+        Stored::F32(f) => bf16_bits(f[i]),
+    }
+}
+
+/// panel [kc, NR] u32 = pairs kp0..kp0+kc of outputs n0..n0+nr of w, rounded to bf16 (outputs past
+/// nr are 0): panel[p][c] holds w[n0+c][2(kp0+p)] and w[n0+c][2(kp0+p)+1].
+pub(super) fn panel(panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, kp0: usize, kc: usize) {
+    let panel = &mut panel[..kc * NR];
+    if nr < NR {
+        panel.fill(0);
+    }
+    for c in 0..nr {
+        let n = n0 + c;
+        // bf16 stored along the inputs, the pairs whole: one 4-byte read each.
+        if let (Stored::Bf16(b), 1) = (w.data, w.k_stride) {
+            let row = 2 * (w.offset + n * w.n_stride);
+            let whole = (w.inputs / 2).saturating_sub(kp0).min(kc);
+            for p in 0..whole {
+                let at = row + 4 * (kp0 + p);
+                panel[p * NR + c] = u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+            }
+            for p in whole..kc {
+                let k = 2 * (kp0 + p);
+                panel[p * NR + c] = pair(element(w, n, k), element(w, n, k + 1));
+            }
+            continue;
+        }
+        for p in 0..kc {
+            let k = 2 * (kp0 + p);
+            panel[p * NR + c] = pair(element(w, n, k), element(w, n, k + 1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_to_nearest_bf16_ties_to_even() {
+        assert_eq!(bf16_bits(1.0), 0x3f80);
+        // 1 + 2⁻⁸ is halfway between 1 and 1 + 2⁻⁷: to even, 1.
+        assert_eq!(bf16_bits(1.0 + 1.0 / 256.0), 0x3f80);
+        // 1 + 3·2⁻⁸ is halfway between 1 + 2⁻⁷ and 1 + 2⁻⁶: to even, 1 + 2⁻⁶.
+        assert_eq!(bf16_bits(1.0 + 3.0 / 256.0), 0x3f82);
+        assert_eq!(bf16_bits(1.0 + 1.0 / 200.0), 0x3f81);
+        assert_eq!(bf16_bits(-2.0), 0xc000);
+        assert_eq!(bf16_bits(f32::INFINITY), 0x7f80);
+        assert!(f32::from_bits(u32::from(bf16_bits(f32::NAN)) << 16).is_nan());
+    }
+}
