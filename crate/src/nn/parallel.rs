@@ -276,6 +276,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn a_stored_matrix_is_read_in_place_in_either_layout() {
         // nn.Linear's [out, in] rows from an offset (a slice of a head), and GPT-2's Conv1D [in, 3·out]
         // read a third at a time; bf16 bytes widened into a copy; all against the plain kernel.

@@ -1,6 +1,6 @@
 //! The exponentials a checkpoint's softmaxes spend their time in (attention's rows, the loss's
-//! running log-sum-exp over the vocabulary), sixteen lanes at a time: the same Rust compiled once
-//! for AVX-512 and once for the baseline, picked by [`Isa`]. The exponential is the kernels'
+//! running log-sum-exp over the vocabulary), sixteen lanes at a time: the same Rust compiled for
+//! AVX-512, for AVX2 and for the baseline, picked by [`Isa`]. The exponential is the kernels'
 //! [`exp`]; only the order of the sums differs from [`crate::activation::softmax_in_place`].
 
 use super::Isa;
@@ -52,12 +52,27 @@ fn softmax_avx512(row: &mut [f32]) {
     softmax_lanes(row)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn max_exp_sum_avx2(z: &[f32]) -> (f32, f32) {
+    max_exp_sum_lanes(z)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn softmax_avx2(row: &mut [f32]) {
+    softmax_lanes(row)
+}
+
 /// The largest of `z` and Σ e^(z − largest), on `isa`'s lanes.
 pub fn max_exp_sum(isa: Isa, z: &[f32]) -> (f32, f32) {
     match isa {
         // SAFETY: Isa::Avx512Bf16 is only ever chosen where the CPU has AVX-512 F.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512Bf16 => unsafe { max_exp_sum_avx512(z) },
+        // SAFETY: Isa::Avx2 is only ever chosen where the CPU has AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { max_exp_sum_avx2(z) },
         _ => max_exp_sum_lanes(z),
     }
 }
@@ -68,6 +83,9 @@ pub fn softmax(isa: Isa, row: &mut [f32]) {
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512Bf16 => unsafe { softmax_avx512(row) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { softmax_avx2(row) },
         _ => softmax_lanes(row),
     }
 }

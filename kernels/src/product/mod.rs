@@ -5,6 +5,7 @@
 //! One interface, a file per instruction set, the set chosen once ([`Isa::chosen`]):
 //! - [`x86::avx512_bf16`]: `vdpbf16ps`, 32 pairs of bf16 multiplied and added into 16 f32 lanes per
 //!   instruction (twice f32's `vfmadd231ps`);
+//! - [`x86::avx2`]: the portable sums compiled for AVX2's 256-bit lanes, where BF16 is missing;
 //! - [`portable`]: the same sums in plain Rust, for any CPU (and wasm32).
 //!
 //! The weights are never copied whole: each thread packs a panel of [`NR`] outputs by up to [`KC`]
@@ -40,6 +41,8 @@ pub const KC: usize = 2048;
 pub enum Isa {
     /// AVX-512 with BF16 dot products (`vdpbf16ps`).
     Avx512Bf16,
+    /// AVX2 and FMA: the portable sums, eight lanes at a time.
+    Avx2,
     /// Plain Rust, any CPU.
     Portable,
 }
@@ -50,11 +53,13 @@ impl Isa {
         let fast = [
             #[cfg(target_arch = "x86_64")]
             (Isa::Avx512Bf16, x86::avx512_bf16::supported()),
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx2, x86::avx2::supported()),
         ];
         fast.into_iter().filter(|&(_, has)| has).map(|(isa, _)| isa).chain([Isa::Portable]).collect()
     }
 
-    /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("avx512bf16", "portable") when
+    /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("avx512bf16", "avx2", "portable") when
     /// the CPU has it: the way a test or a benchmark forces a path.
     /// Looked up once a process.
     pub fn chosen() -> Isa {
@@ -70,6 +75,7 @@ impl Isa {
     pub fn named(name: &str) -> Option<Isa> {
         match name {
             "avx512bf16" => Some(Isa::Avx512Bf16),
+            "avx2" => Some(Isa::Avx2),
             "portable" => Some(Isa::Portable),
             _ => None,
         }
@@ -79,6 +85,7 @@ impl Isa {
     pub fn name(self) -> &'static str {
         match self {
             Isa::Avx512Bf16 => "avx512bf16",
+            Isa::Avx2 => "avx2",
             Isa::Portable => "portable",
         }
     }
@@ -224,6 +231,8 @@ unsafe fn tile(
     match isa {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512Bf16 => x86::avx512_bf16::tile(a, lda, mr, b, kc, c, ldc, nr),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => x86::avx2::tile(a, lda, mr, b, kc, c, ldc, nr),
         _ => portable::tile(a, lda, mr, b, kc, c, ldc, nr),
     }
 }

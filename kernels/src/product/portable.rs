@@ -17,6 +17,25 @@ fn widen(pair: u32) -> (f32, f32) {
 /// nr ≤ NR.
 #[allow(clippy::too_many_arguments)] // a tile's two operands and their strides
 pub unsafe fn tile(a: *const u32, lda: usize, mr: usize, b: *const u32, kc: usize, c: *mut f32, ldc: usize, nr: usize) {
+    tile_body(a, lda, mr, b, kc, c, ldc, nr)
+}
+
+/// [`tile`]'s body, inlined into each instruction set's copy of it (`x86::avx2`).
+///
+/// # Safety
+/// As [`tile`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub unsafe fn tile_body(
+    a: *const u32,
+    lda: usize,
+    mr: usize,
+    b: *const u32,
+    kc: usize,
+    c: *mut f32,
+    ldc: usize,
+    nr: usize,
+) {
     let b = std::slice::from_raw_parts(b, kc * NR);
     for r in 0..mr.min(MR) {
         let row = std::slice::from_raw_parts(a.add(r * lda), kc);

@@ -38,10 +38,12 @@ impl<W: WeightSource> Decoder<W> {
         let staging = if s.layout == Layout::Gpt2 { 6 * d * d } else { 0 };
         let block_copy = if copies { f32s(matrices + staging) } else { 0 };
         // x, normed, attn, after_attention, ffn, output; q, heads and attention's gathered outputs;
-        // k, v; the feed-forward's two hidden buffers; the input rounded to bf16 (2 bytes a number);
-        // rotary's angles; a block of 64 queries' scores and a panel of the products, a thread each.
+        // k, v; the feed-forward's hidden buffers (SwiGLU's two, GPT-2's one); the input rounded to
+        // bf16 (2 bytes a number); rotary's angles; a block of 64 queries' scores and a panel of the
+        // products, a thread each.
         let widest = d.max(f).max(qw);
-        let rows = f32s(t * (6 * d + 3 * qw + 2 * kw + 2 * f + s.head_dim))
+        let hidden = if s.layout == Layout::Llama { 2 * f } else { f };
+        let rows = f32s(t * (6 * d + 3 * qw + 2 * kw + hidden + s.head_dim))
             + if self.compute == Compute::Bf16 { 2 * (t * widest) as u64 } else { 0 };
         let per_thread = f32s(64 * t + KC * NR);
         let activations = rows + per_thread * self.threads as u64;

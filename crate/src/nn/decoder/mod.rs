@@ -29,7 +29,7 @@ use super::rotary::Rotary;
 use super::swiglu::swiglu_in_place;
 use super::{BlockMode, BlockStreams};
 use crate::error::{Error, Result};
-use tb_kernels::activation::gelu_forward;
+use tb_kernels::activation::gelu;
 use tb_kernels::norm::layernorm_forward;
 use tb_kernels::product::{BfRows, Isa, StoredMatrix};
 
@@ -368,8 +368,9 @@ impl<W: WeightSource> Decoder<W> {
         let up = mx.map(|m| &m.up);
         match s.layout {
             Layout::Gpt2 => {
-                linear(sized(&mut a.hidden_up, t * f), &a.normed, &a.rounded, up, &w.up, opt(&w.up_bias), d, f);
-                gelu_forward(sized(&mut a.hidden, t * f), &a.hidden_up);
+                // GELU in place: GPT-2's hidden layer needs one [T, 4d] buffer, not two.
+                linear(sized(&mut a.hidden, t * f), &a.normed, &a.rounded, up, &w.up, opt(&w.up_bias), d, f);
+                a.hidden.iter_mut().for_each(|z| *z = gelu(*z));
             }
             Layout::Llama => {
                 let gate = mx.and_then(|m| m.gate.as_ref());

@@ -1,3 +1,4 @@
-//! The bf16 tile on x86-64's instruction sets (AVX-512 BF16; AVX2 machines take the portable tile).
+//! The bf16 tile on x86-64's instruction sets: AVX-512 BF16, and AVX2 + FMA without it.
 
+pub mod avx2;
 pub mod avx512_bf16;
