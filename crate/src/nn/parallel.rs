@@ -69,17 +69,6 @@ pub enum Compute {
     Bf16,
 }
 
-impl Compute {
-    /// The compute of this name ("f32", "bf16").
-    pub fn named(name: &str) -> Option<Compute> {
-        match name {
-            "f32" => Some(Compute::F32),
-            "bf16" => Some(Compute::Bf16),
-            _ => None,
-        }
-    }
-}
-
 /// out [N, w.outputs] = rows [N, w.inputs] · wᵀ + bias with the bf16 products on `isa`, the outputs
 /// split over `threads` of rayon's threads (natively; one thread in wasm).
 pub fn product_on(isa: Isa, threads: usize, out: &mut [f32], rows: &BfRows, w: &StoredMatrix, bias: Option<&[f32]>) {

@@ -199,9 +199,17 @@ pub fn product_bf16(
                     let mr = MR.min(m - m0);
                     // SAFETY: as above; a's rows m0..m0+mr hold pairs kp0..kp0+kc, the panel kc x NR.
                     unsafe {
-                        let c = out.0.add(m0 * n + n0);
-                        let rows = a.data.as_ptr().add(m0 * a.pairs + kp0);
-                        tile(isa, rows, a.pairs, mr, panel.as_ptr(), kc, c, n, nr);
+                        let tile = Tile {
+                            a: a.data.as_ptr().add(m0 * a.pairs + kp0),
+                            lda: a.pairs,
+                            mr,
+                            b: panel.as_ptr(),
+                            kc,
+                            c: out.0.add(m0 * n + n0),
+                            ldc: n,
+                            nr,
+                        };
+                        tile.run(isa);
                     }
                 }
             }
@@ -210,30 +218,35 @@ pub fn product_bf16(
     run(tasks, &body);
 }
 
-/// One tile: c [mr, nr] (row stride ldc) += a rows [mr, kc pairs] (row stride lda) · panel [kc, NR].
-///
-/// # Safety
-/// The rows, the panel and c's mr x nr numbers must be readable (and c writable) as described;
-/// mr ≤ MR, nr ≤ NR, and `isa` must be one the CPU has ([`Isa::available`]).
-#[allow(clippy::too_many_arguments)] // a tile's two operands and their strides
-#[inline]
-unsafe fn tile(
-    isa: Isa,
-    a: *const u32,
-    lda: usize,
-    mr: usize,
-    b: *const u32,
-    kc: usize,
-    c: *mut f32,
-    ldc: usize,
-    nr: usize,
-) {
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512Bf16 => x86::avx512_bf16::tile(a, lda, mr, b, kc, c, ldc, nr),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => x86::avx2::tile(a, lda, mr, b, kc, c, ldc, nr),
-        _ => portable::tile(a, lda, mr, b, kc, c, ldc, nr),
+/// One tile's operands: c [mr, nr] (row stride ldc) += a [mr rows of kc pairs] (row stride lda) ·
+/// b [kc, NR] (a packed panel), mr ≤ MR and nr ≤ NR.
+#[derive(Clone, Copy)]
+pub struct Tile {
+    pub a: *const u32,
+    pub lda: usize,
+    pub mr: usize,
+    pub b: *const u32,
+    pub kc: usize,
+    pub c: *mut f32,
+    pub ldc: usize,
+    pub nr: usize,
+}
+
+impl Tile {
+    /// The tile on `isa`'s instructions.
+    ///
+    /// # Safety
+    /// The rows, the panel and c's mr x nr numbers must be readable (and c writable) as described,
+    /// and `isa` must be one the CPU has ([`Isa::available`]).
+    #[inline]
+    unsafe fn run(self, isa: Isa) {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Bf16 => x86::avx512_bf16::tile(self),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => x86::avx2::tile(self),
+            _ => portable::tile(self),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! against. Each pair is widened to f32 (exactly: bf16 is f32's top half) and summed as
 //! `vdpbf16ps` sums it, the pair's two products added, then added to the running sum.
 
-use super::{MR, NR};
+use super::{Tile, MR, NR};
 
 /// The pair's two bf16 numbers as f32: (low half, high half).
 #[inline(always)]
@@ -10,32 +10,13 @@ fn widen(pair: u32) -> (f32, f32) {
     (f32::from_bits(pair << 16), f32::from_bits(pair & 0xffff_0000))
 }
 
-/// c [mr, nr] (row stride ldc) += a [mr rows of kc pairs] (row stride lda) · b [kc, NR].
+/// The tile's sums (see [`Tile`]); inlined into each instruction set's copy of it (`x86::avx2`).
 ///
 /// # Safety
 /// Rows 0..mr of a must hold kc pairs each, b kc x NR pairs, c mr rows of nr numbers; mr ≤ MR and
 /// nr ≤ NR.
-#[allow(clippy::too_many_arguments)] // a tile's two operands and their strides
-pub unsafe fn tile(a: *const u32, lda: usize, mr: usize, b: *const u32, kc: usize, c: *mut f32, ldc: usize, nr: usize) {
-    tile_body(a, lda, mr, b, kc, c, ldc, nr)
-}
-
-/// [`tile`]'s body, inlined into each instruction set's copy of it (`x86::avx2`).
-///
-/// # Safety
-/// As [`tile`].
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub unsafe fn tile_body(
-    a: *const u32,
-    lda: usize,
-    mr: usize,
-    b: *const u32,
-    kc: usize,
-    c: *mut f32,
-    ldc: usize,
-    nr: usize,
-) {
+pub unsafe fn tile(Tile { a, lda, mr, b, kc, c, ldc, nr }: Tile) {
     let b = std::slice::from_raw_parts(b, kc * NR);
     for r in 0..mr.min(MR) {
         let row = std::slice::from_raw_parts(a.add(r * lda), kc);

@@ -3,13 +3,11 @@
 
 use serde::Serialize;
 
+use super::head::HEAD_ROWS;
 use super::{Decoder, WeightSource};
 use crate::nn::decoder_shape::Layout;
 use crate::nn::parallel::Compute;
 use tb_kernels::product::{KC, NR};
-
-/// Rows of the head applied at once (the head's chunk of the vocabulary).
-pub(super) const HEAD_ROWS: usize = 4096;
 
 /// Bytes a window of T positions holds, by what holds them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

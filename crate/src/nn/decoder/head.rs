@@ -3,7 +3,6 @@
 
 use std::ops::Range;
 
-use super::footprint::HEAD_ROWS;
 use super::matrices::as_f32;
 use super::{sized, Decoder, StreamWatcher, WeightSource};
 use crate::error::{Error, Result};
@@ -11,6 +10,9 @@ use crate::error::{Error, Result};
 use crate::nn::parallel::stored_forward_on;
 use crate::nn::parallel::{linear_forward_on, product_on, Compute};
 use tb_kernels::product::{max_exp_sum, Stored, StoredMatrix};
+
+/// Rows of the head applied at once: 4,096 x d weights, and T x 4,096 logits.
+pub(super) const HEAD_ROWS: usize = 4096;
 
 impl<W: WeightSource> Decoder<W> {
     /// The head over the final stream, a slice of the vocabulary at a time: `each(rows, logits)` gets

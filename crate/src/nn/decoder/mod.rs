@@ -122,15 +122,15 @@ impl<W: WeightSource> Decoder<W> {
         };
         // Every block's tensors checked: in place where the source holds its bytes (nothing read),
         // else read whole.
-        let names = Names { shape: &d.shape, prefix: d.prefix };
-        d.in_place = Matrices::in_place(0, &names, &d.weights)?.is_some();
-        d.f32_in_place = d.in_place;
+        let (mut in_place, mut f32_in_place) = (true, true);
         for i in 0..d.shape.n_layers {
             let names = Names { shape: &d.shape, prefix: d.prefix };
-            d.block.load(i, &names, &d.weights, !d.in_place)?;
-            let f32s = Matrices::in_place(i, &names, &d.weights)?.is_some_and(|m| m.all_f32());
-            d.f32_in_place &= f32s;
+            let matrices = Matrices::in_place(i, &names, &d.weights)?;
+            in_place &= matrices.is_some();
+            f32_in_place &= matrices.is_some_and(|m| m.all_f32());
+            d.block.load(i, &names, &d.weights, !in_place)?;
         }
+        (d.in_place, d.f32_in_place) = (in_place, f32_in_place);
         let (v, dm) = (d.shape.vocab_size, d.shape.d_model);
         let mut scratch = Vec::new();
         d.weights.read_rows(&d.name(d.shape.token_table()), v, dm, 0..1, &mut scratch)?;

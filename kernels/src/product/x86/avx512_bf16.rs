@@ -5,20 +5,19 @@
 
 use core::arch::x86_64::*;
 
-use super::super::{MR, NR};
+use super::super::{Tile, MR, NR};
 
 /// Whether this CPU runs the tile (AVX-512 F and BF16).
 pub fn supported() -> bool {
     std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bf16")
 }
 
-/// c [mr, nr] (row stride ldc) += a [mr rows of kc pairs] (row stride lda) · b [kc, NR].
+/// The tile's sums (see [`Tile`]).
 ///
 /// # Safety
 /// As [`super::super::portable::tile`], and the CPU must have AVX-512 F and BF16 ([`supported`]).
-#[allow(clippy::too_many_arguments)] // a tile's two operands and their strides
 #[target_feature(enable = "avx512f,avx512bf16")]
-pub unsafe fn tile(a: *const u32, lda: usize, mr: usize, b: *const u32, kc: usize, c: *mut f32, ldc: usize, nr: usize) {
+pub unsafe fn tile(Tile { a, lda, mr, b, kc, c, ldc, nr }: Tile) {
     // Rows past mr read row 0 again (always readable) and are never stored.
     let rows: [*const u32; MR] = std::array::from_fn(|r| if r < mr { a.add(r * lda) } else { a });
     let mut acc = [[_mm512_setzero_ps(); 2]; MR];
