@@ -125,8 +125,8 @@ fn a_run_that_would_not_fit_is_refused_before_it_reads_a_weight() {
     let memory = &plan["plan"]["memory"];
     let (mapped, working) = (memory["mapped_bytes"].as_u64().unwrap(), &memory["working"]);
     assert_eq!(mapped, plan["plan"]["mapped_bytes"].as_u64().unwrap());
-    // 3 blocks x 32 positions x width 48 x 4 bytes kept for the ablation; none for eval.
-    assert_eq!(working["kept_streams"], 3 * 32 * 48 * 4);
+    // One stream of 32 positions x width 48 x 4 bytes kept for the ablation; none for eval.
+    assert_eq!(working["kept_streams"], 32 * 48 * 4);
     let parts = ["block_copy", "activations", "head", "kept_streams"].map(|k| working[k].as_u64().unwrap());
     assert_eq!(working["total"].as_u64().unwrap(), parts.iter().sum::<u64>());
     assert_eq!(plan["plan"]["fits"], true);

@@ -28,22 +28,34 @@ pub fn gqa_attention_blocked(out: &mut [f32], q: &[f32], k: &[f32], v: &[f32], s
     if t == 0 || hd == 0 || h == 0 {
         return;
     }
-    let blocks = t.div_ceil(QUERY_BLOCK);
-    let tasks: Vec<(usize, usize)> = (0..h).flat_map(|head| (0..blocks).map(move |b| (head, b))).collect();
-    let run = |&(head, b): &(usize, usize)| block(q, k, v, s, head, b * QUERY_BLOCK..((b + 1) * QUERY_BLOCK).min(t));
-    let done: Vec<Vec<f32>> =
-        if threads <= 1 { tasks.iter().map(run).collect() } else { tasks.par_iter().map(run).collect() };
-    // Each task's [B, d_head] into its rows of its head's columns.
-    for (&(head, b), rows) in tasks.iter().zip(&done) {
-        for (i, row) in rows.chunks(hd).enumerate() {
-            let at = ((b * QUERY_BLOCK + i) * h + head) * hd;
-            out[at..at + hd].copy_from_slice(row);
+    let width = h * hd;
+    // A block of queries' rows of out [B, h·d_head], a task a head (its columns), written in place.
+    let rows = |(b, rows): (usize, &mut [f32])| {
+        let queries = b * QUERY_BLOCK..b * QUERY_BLOCK + rows.len() / width;
+        let mut rest = MatMut::from_row_major_slice_mut(rows, queries.len(), width);
+        let mut heads = Vec::with_capacity(h);
+        for _ in 0..h {
+            let (head, after) = rest.split_at_col_mut(hd);
+            heads.push(head);
+            rest = after;
         }
+        let run = |(head, dst)| block(dst, q, k, v, s, head, queries.clone());
+        if threads <= 1 {
+            heads.into_iter().enumerate().for_each(run)
+        } else {
+            heads.into_par_iter().enumerate().for_each(run)
+        }
+    };
+    let out = &mut out[..t * width];
+    if threads <= 1 {
+        out.chunks_mut(QUERY_BLOCK * width).enumerate().for_each(rows)
+    } else {
+        out.par_chunks_mut(QUERY_BLOCK * width).enumerate().for_each(rows)
     }
 }
 
-/// Query head `head`'s outputs for queries `queries`, [B, d_head].
-fn block(q: &[f32], k: &[f32], v: &[f32], s: GqaShape, head: usize, queries: std::ops::Range<usize>) -> Vec<f32> {
+/// Query head `head`'s outputs for queries `queries` into out [B, d_head].
+fn block(out: MatMut<f32>, q: &[f32], k: &[f32], v: &[f32], s: GqaShape, head: usize, queries: std::ops::Range<usize>) {
     let (t, hd, h, kv) = (s.seq_len, s.head_dim, s.n_heads, s.n_kv_heads);
     let kv_head = head / (h / kv);
     let b = queries.len();
@@ -75,16 +87,14 @@ fn block(q: &[f32], k: &[f32], v: &[f32], s: GqaShape, head: usize, queries: std
         row[..from].fill(0.0);
         row[to..].fill(0.0);
     }
-    let mut out = vec![0.0f32; b * hd];
     faer::linalg::matmul::matmul(
-        MatMut::from_row_major_slice_mut(&mut out, b, hd),
+        out,
         Accum::Replace,
         MatRef::from_row_major_slice(&scores, b, n),
         v_slice,
         1.0f32,
         Par::Seq,
     );
-    out
 }
 
 #[cfg(test)]

@@ -83,38 +83,56 @@ pub fn product_on(isa: Isa, threads: usize, out: &mut [f32], rows: &BfRows, w: &
     product_bf16(isa, out, rows, w, bias, tasks, &one_thread);
 }
 
+/// Numbers of a 16-bit matrix widened to f32 at once by [`stored_forward_on`]: 4 MiB, a panel of
+/// outputs (Qwen2-0.5B's 4,864 x 896 feed-forward in five), where widening a block whole held 60 MiB.
+pub const WIDENED_PANEL: usize = 1 << 20;
+
 /// out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias in f32 with faer, on `threads` threads, w read
 /// where it is stored: an f32 checkpoint's mapped bytes, nn.Linear's [out, in] or GPT-2's Conv1D
 /// [in, out] alike (faer takes either as a strided matrix; nothing is copied or transposed). w in
-/// another dtype, or strided along both axes, is widened into a copy first (the decoder never asks).
+/// another dtype (bf16, f16, unaligned f32 bytes) is widened a panel of outputs at a time into
+/// `widened` (at most [`WIDENED_PANEL`] numbers), never whole.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn stored_forward_on(threads: usize, out: &mut [f32], inp: &[f32], w: &StoredMatrix, bias: Option<&[f32]>) {
+pub fn stored_forward_on(
+    threads: usize,
+    out: &mut [f32],
+    inp: &[f32],
+    w: &StoredMatrix,
+    bias: Option<&[f32]>,
+    widened: &mut Vec<f32>,
+) {
     use faer::MatRef;
     let (k, n) = (w.inputs, w.outputs);
     let rows = out.len().checked_div(n).unwrap_or(0).min(inp.len().checked_div(k).unwrap_or(usize::MAX));
     let threads = if rows * k * n < MIN_PARALLEL_WORK { 1 } else { threads.max(1) };
     let (out, inp) = (&mut out[..rows * n], &inp[..rows * k]);
     assert!(w.fits(), "stored_forward_on: w's elements lie outside its data");
-    let widened: Vec<f32>;
-    let (data, offset, n_stride, k_stride) = match w.data {
-        Stored::F32(data) if w.n_stride == 1 || w.k_stride == 1 => (data, w.offset, w.n_stride, w.k_stride),
-        _ => {
-            widened = (0..n).flat_map(|o| (0..k).map(move |i| w.value(o, i))).collect();
-            (&widened[..], 0, k, 1)
-        }
-    };
+    assert!(bias.is_none_or(|b| b.len() >= n), "stored_forward_on: bias too short");
     if rows == 0 || n == 0 {
         return;
     }
-    // rhs [in, out]: rhs(i, o) = w[o][i], at offset + o·n_stride + i·k_stride.
-    let span = (n - 1) * n_stride + (k - 1) * k_stride + 1;
-    let data = &data[offset..offset + span];
-    let rhs = if k_stride == 1 {
-        MatRef::from_column_major_slice_with_stride(data, k, n, n_stride)
-    } else {
-        MatRef::from_row_major_slice_with_stride(data, k, n, k_stride)
-    };
-    product_into(threads, out, inp, rhs, bias);
+    if let Stored::F32(data) = w.data {
+        if w.n_stride == 1 || w.k_stride == 1 {
+            // rhs [in, out]: rhs(i, o) = w[o][i], at offset + o·n_stride + i·k_stride.
+            let span = (n - 1) * w.n_stride + (k - 1) * w.k_stride + 1;
+            let data = &data[w.offset..w.offset + span];
+            let rhs = if w.k_stride == 1 {
+                MatRef::from_column_major_slice_with_stride(data, k, n, w.n_stride)
+            } else {
+                MatRef::from_row_major_slice_with_stride(data, k, n, w.k_stride)
+            };
+            return product_into(threads, out, n, inp, rhs, bias);
+        }
+    }
+    // A panel of outputs at a time, widened to [panel, in] rows: columns n0.. of out [N, n].
+    let panel = WIDENED_PANEL.checked_div(k).map_or(n, |p| p.max(1)).min(n);
+    let panel = if panel >= 16 && panel < n { panel / 16 * 16 } else { panel };
+    for n0 in (0..n).step_by(panel) {
+        let nr = panel.min(n - n0);
+        w.widen_rows(n0, nr, widened);
+        let rhs = MatRef::from_column_major_slice_with_stride(&widened[..], k, nr, k);
+        product_into(threads, &mut out[n0..], n, inp, rhs, bias.map(|b| &b[n0..n0 + nr]));
+    }
 }
 
 /// out [N, out] = inp [N, in] · weightᵀ + bias, on `threads` threads with `kernel`.
@@ -196,25 +214,28 @@ fn blocked(threads: usize, out: &mut [f32], inp: &[f32], l: Layer) {
     let (c_in, c_out) = (l.c_in, l.c_out);
     assert!(l.weight.len() >= c_out * c_in, "linear_forward_on: weight too short");
     let rhs = MatRef::from_column_major_slice(&l.weight[..c_out * c_in], c_in, c_out);
-    product_into(threads, out, inp, rhs, l.bias);
+    product_into(threads, out, c_out, inp, rhs, l.bias);
 }
 
-/// out [N, out] = bias (each row), then out += inp [N, in] · rhs [in, out], with faer.
+/// out [N, out] (row stride `ld`, from its first number) = bias (each row), then out += inp [N, in]
+/// · rhs [in, out], with faer.
 #[cfg(not(target_arch = "wasm32"))]
-fn product_into(threads: usize, out: &mut [f32], inp: &[f32], rhs: faer::MatRef<f32>, bias: Option<&[f32]>) {
+fn product_into(threads: usize, out: &mut [f32], ld: usize, inp: &[f32], rhs: faer::MatRef<f32>, bias: Option<&[f32]>) {
     use faer::{Accum, MatMut, MatRef, Par};
     let (c_in, c_out) = (rhs.nrows(), rhs.ncols());
-    let rows = out.len() / c_out;
+    let rows = inp.len().checked_div(c_in).unwrap_or(out.len().div_ceil(ld.max(1)));
     let accum = match bias {
         Some(b) => {
             assert!(b.len() >= c_out, "linear_forward_on: bias too short");
-            out.chunks_mut(c_out).for_each(|row| row.copy_from_slice(&b[..c_out]));
+            out.chunks_mut(ld).take(rows).for_each(|row| row[..c_out].copy_from_slice(&b[..c_out]));
             Accum::Add
         }
         None => Accum::Replace,
     };
     let par = if threads <= 1 { Par::Seq } else { Par::rayon(threads) };
-    let dst = MatMut::from_row_major_slice_mut(out, rows, c_out);
+    // Row-major [rows, c_out] with row stride ld, as the transpose of a column-major [c_out, rows]:
+    // faer 0.24's from_row_major_slice_with_stride_mut swaps the strides (rows 1 apart).
+    let dst = MatMut::from_column_major_slice_with_stride_mut(out, c_out, rows, ld).transpose_mut();
     let lhs = MatRef::from_row_major_slice(inp, rows, c_in);
     faer::linalg::matmul::matmul(dst, accum, lhs, rhs, 1.0f32, par);
 }
@@ -268,10 +289,13 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     fn a_stored_matrix_is_read_in_place_in_either_layout() {
         // nn.Linear's [out, in] rows from an offset (a slice of a head), and GPT-2's Conv1D [in, 3·out]
-        // read a third at a time; bf16 bytes widened into a copy; all against the plain kernel.
-        for (n, c_in, c_out) in [(1, 1, 1), (5, 9, 1), (37, 96, 300), (130, 33, 17), (17, 64, 4096)] {
+        // read a third at a time; f32 bytes, bf16 and f16 widened a panel at a time (the last shape
+        // in two panels of outputs, 1,184 and 16); all against the plain kernel on the stored values.
+        let mut widened = Vec::new();
+        for (n, c_in, c_out) in [(1, 1, 1), (5, 9, 1), (37, 96, 300), (130, 33, 17), (17, 64, 4096), (3, 880, 1200)] {
             let inp = pattern(n * c_in, 7919, 113, 57.0, 1.0);
-            let w = pattern(c_out * c_in, 104_729, 97, 50.0, 0.9);
+            // Numbers exact in f16 and bf16 both (k/64 - 0.75), so every dtype stores the same w.
+            let w = pattern(c_out * c_in, 104_729, 97, 64.0, 0.75);
             let b = pattern(c_out, 31, 17, 8.0, 1.0);
             let mut want = vec![0.0; n * c_out];
             linear_forward(&mut want, &inp, &w, Some(&b), c_in, c_out);
@@ -293,13 +317,24 @@ mod tests {
                 k_stride: 3 * c_out,
             };
             let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let widened = StoredMatrix::rows(Stored::F32Bytes(&bytes), c_out, c_in);
-            for (m, layout) in [(rows, "rows"), (conv1d, "conv1d"), (widened, "f32 bytes")] {
+            let bf16: Vec<u8> = w.iter().flat_map(|&x| tb_kernels::product::bf16_bits(x).to_le_bytes()).collect();
+            let f16: Vec<u8> = w.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
+            let fused16: Vec<u8> = fused.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
+            let layouts = [
+                (rows, "rows"),
+                (conv1d, "conv1d"),
+                (StoredMatrix::rows(Stored::F32Bytes(&bytes), c_out, c_in), "f32 bytes"),
+                (StoredMatrix::rows(Stored::Bf16(&bf16), c_out, c_in), "bf16"),
+                (StoredMatrix::rows(Stored::F16(&f16), c_out, c_in), "f16"),
+                (StoredMatrix { data: Stored::F16(&fused16), ..conv1d }, "f16 conv1d"),
+            ];
+            for (m, layout) in layouts {
                 for threads in [1, 2] {
                     let mut got = vec![f32::NAN; n * c_out];
-                    stored_forward_on(threads, &mut got, &inp, &m, Some(&b));
+                    stored_forward_on(threads, &mut got, &inp, &m, Some(&b), &mut widened);
                     let what = format!("{layout} {n}x{c_in}x{c_out}, {threads} threads");
                     close(&got, &want, &inp, &w, &b, c_in, c_out, &what);
+                    assert!(widened.len() <= WIDENED_PANEL, "{what}: {} numbers widened at once", widened.len());
                 }
             }
         }

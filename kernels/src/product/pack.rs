@@ -65,6 +65,49 @@ impl StoredMatrix<'_> {
     }
 }
 
+impl StoredMatrix<'_> {
+    /// out [nr, K] f32 = outputs n0..n0+nr of w, each row its K inputs, exactly as stored (widened
+    /// from bf16 or f16): a panel of a 16-bit matrix in f32, for an f32 product that never holds the
+    /// whole matrix in f32. Panics if the outputs are past w's.
+    pub fn widen_rows(&self, n0: usize, nr: usize, out: &mut Vec<f32>) {
+        assert!(n0 + nr <= self.outputs, "outputs {n0}..{} of {}", n0 + nr, self.outputs);
+        let k = self.inputs;
+        out.clear();
+        out.resize(nr * k, 0.0);
+        match self.data {
+            Stored::Bf16(b) => self
+                .widen_with(n0, out, |i| f32::from_bits(u32::from(u16::from_le_bytes([b[2 * i], b[2 * i + 1]])) << 16)),
+            Stored::F16(b) => self.widen_with(n0, out, |i| half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32()),
+            Stored::F32Bytes(b) => {
+                self.widen_with(n0, out, |i| f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
+            }
+            Stored::F32(f) => self.widen_with(n0, out, |i| f[i]),
+        }
+    }
+
+    /// out [nr, K] = w[n0 + r][k] = number(index), walking the stored numbers in the order they lie
+    /// (along the inputs for nn.Linear's rows, along the outputs for GPT-2's Conv1D).
+    #[inline(always)]
+    fn widen_with(&self, n0: usize, out: &mut [f32], number: impl Fn(usize) -> f32) {
+        let k = self.inputs;
+        if k == 0 {
+            return;
+        }
+        let nr = out.len() / k;
+        if self.k_stride <= self.n_stride {
+            for (r, row) in out.chunks_exact_mut(k).enumerate() {
+                let start = self.offset + (n0 + r) * self.n_stride;
+                row.iter_mut().enumerate().for_each(|(i, x)| *x = number(start + i * self.k_stride));
+            }
+        } else {
+            for i in 0..k {
+                let start = self.offset + n0 * self.n_stride + i * self.k_stride;
+                (0..nr).for_each(|r| out[r * k + i] = number(start + r * self.n_stride));
+            }
+        }
+    }
+}
+
 /// w[n][k] rounded to bf16 (0 past its last input).
 #[inline(always)]
 fn element(w: &StoredMatrix, n: usize, k: usize) -> u16 {

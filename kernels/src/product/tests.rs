@@ -143,3 +143,41 @@ fn a_matrix_past_its_data_is_refused() {
     let mut out = vec![0.0; 3];
     product_bf16(Isa::Portable, &mut out, &rows, &StoredMatrix::rows(Stored::F32(&data), 3, 5), None, 1, &one_thread);
 }
+
+#[test]
+fn a_panel_of_outputs_widens_to_f32_exactly_as_stored_in_every_dtype_and_layout() {
+    // w [n, k] stored as nn.Linear's rows, and as the middle third of a Conv1D [k, 3n]; each dtype's
+    // numbers exact in it (f16 values), so every widened number equals value(n, k).
+    let (n, k) = (37, 70);
+    let mut seed = 11u64;
+    let numbers: Vec<f32> = (0..3 * n * k).map(|_| half::f16::from_f32(noise(&mut seed)).to_f32()).collect();
+    let bf16: Vec<u8> = numbers.iter().flat_map(|&x| bf16_bits(x).to_le_bytes()).collect();
+    let f16: Vec<u8> = numbers.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
+    let f32b: Vec<u8> = numbers.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let stores = [
+        (Stored::Bf16(&bf16), "bf16"),
+        (Stored::F16(&f16), "f16"),
+        (Stored::F32Bytes(&f32b), "f32 bytes"),
+        (Stored::F32(&numbers), "f32"),
+    ];
+    for (data, dtype) in stores {
+        let rows = StoredMatrix { offset: 5, ..StoredMatrix::rows(data, n, k) };
+        let conv1d = StoredMatrix { data, outputs: n, inputs: k, offset: n, n_stride: 1, k_stride: 3 * n };
+        for (w, layout) in [(rows, "rows"), (conv1d, "conv1d")] {
+            let mut out = vec![f32::NAN; 3];
+            for (n0, nr) in [(0, n), (0, 1), (36, 1), (5, 13), (10, 0)] {
+                w.widen_rows(n0, nr, &mut out);
+                assert_eq!(out.len(), nr * k);
+                for (i, &x) in out.iter().enumerate() {
+                    assert_eq!(
+                        x.to_bits(),
+                        w.value(n0 + i / k, i % k).to_bits(),
+                        "{dtype} {layout}: [{}, {}]",
+                        n0 + i / k,
+                        i % k
+                    );
+                }
+            }
+        }
+    }
+}

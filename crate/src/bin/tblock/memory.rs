@@ -76,7 +76,7 @@ impl Budget {
         let copies = if bf16_in_place {
             ""
         } else {
-            "; --compute bf16 reads the weights in place instead of copying a block to f32"
+            "; --compute bf16 reads the weights as stored instead of widening them to f32"
         };
         Err(format!(
             "this run expects a peak of {} (the {} checkpoint mapped, {} of working memory at --context {context}, {} already held) but the machine has {} available ({}): a smaller --context holds less{copies}",

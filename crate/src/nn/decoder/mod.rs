@@ -45,19 +45,22 @@ struct Activations {
     k: Vec<f32>,
     v: Vec<f32>,
     heads: Vec<f32>,
-    attn: Vec<f32>,
+    /// What attention, then the feed-forward, adds to the stream (one buffer for both).
+    added: Vec<f32>,
     after_attention: Vec<f32>,
     hidden: Vec<f32>,
     hidden_up: Vec<f32>,
-    ffn: Vec<f32>,
     output: Vec<f32>,
     weights_row: Vec<f32>,
     head_rows: Vec<f32>,
     logits: Vec<f32>,
     /// A layer's input rounded to bf16 (the bf16 products).
     rounded: BfRows,
-    /// The stream entering each block in an ablation's intact pass, [T, d] each.
-    entering: Vec<Vec<f32>>,
+    /// A panel of a 16-bit matrix widened to f32 (the f32 products on a bf16 or f16 file, natively).
+    #[cfg(not(target_arch = "wasm32"))]
+    widened: std::cell::RefCell<Vec<f32>>,
+    /// The intact stream entering the block an ablation changes, [T, d].
+    entering: Vec<f32>,
 }
 
 /// A checkpoint ready to run, with a mode for each block.
@@ -76,8 +79,8 @@ pub struct Decoder<W: WeightSource> {
     /// The numbers the linear layers multiply in, and the instruction set of the bf16 products.
     compute: Compute,
     isa: Isa,
-    /// Whether the source holds the stored bytes (a mapped file), which the bf16 products read in
-    /// place; and whether those are f32 throughout, which faer's f32 product reads in place too.
+    /// Whether the source holds the stored bytes (a mapped file), which the products read in place;
+    /// and whether those are f32 throughout (else faer's f32 product widens a panel at a time).
     in_place: bool,
     f32_in_place: bool,
 }
@@ -174,12 +177,13 @@ impl<W: WeightSource> Decoder<W> {
         (self.compute, self.isa)
     }
 
-    /// Whether the products read the blocks' matrices in place (so they are not copied): the bf16
-    /// products any dtype's, faer's f32 product an f32 file's.
+    /// Whether the products read the blocks' matrices in place (so a block is never copied): the
+    /// bf16 products any dtype's, faer's f32 product too (an f32 file's as it is, 16-bit numbers a
+    /// widened panel at a time); in wasm the f32 products read the block's f32 copy.
     fn reads_in_place(&self) -> bool {
         match self.compute {
             Compute::Bf16 => self.in_place,
-            Compute::F32 => self.f32_in_place && self.kernel == Kernel::Blocked && cfg!(not(target_arch = "wasm32")),
+            Compute::F32 => self.in_place && self.kernel == Kernel::Blocked && cfg!(not(target_arch = "wasm32")),
         }
     }
 
@@ -211,7 +215,7 @@ impl<W: WeightSource> Decoder<W> {
     fn run_blocks(&mut self, ids: &[usize], streams: Option<StreamWatcher>) -> Result<()> {
         let t = self.embed(ids)?;
         let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
-        self.blocks_from(0, t, angles.as_ref(), streams)?;
+        self.blocks_from(0, self.shape.n_layers, t, angles.as_ref(), streams)?;
         self.final_norm(t)
     }
 
@@ -245,16 +249,17 @@ impl<W: WeightSource> Decoder<W> {
         Ok(t)
     }
 
-    /// Blocks `from`.. (each in its mode) on the stream entering block `from`, act.x [T, d], which
+    /// Blocks `from..to` (each in its mode) on the stream entering block `from`, act.x [T, d], which
     /// they leave there; `streams(i, ...)` sees the stream around each block run, when given.
     fn blocks_from(
         &mut self,
         from: usize,
+        to: usize,
         t: usize,
         angles: Option<&(Vec<f32>, Vec<f32>)>,
         mut streams: Option<StreamWatcher>,
     ) -> Result<()> {
-        for i in from..self.shape.n_layers {
+        for i in from..to.min(self.shape.n_layers) {
             let mode = self.block_modes.get(i).copied().unwrap_or_default();
             if mode == BlockMode::Removed {
                 continue;
@@ -319,6 +324,8 @@ impl<W: WeightSource> Decoder<W> {
         // out = inp · weightᵀ + bias on the decoder's threads: in bf16 the bf16 products on inp rounded;
         // in f32 faer on the matrix in place, or the decoder's kernel on the f32 copy.
         let (kernel, threads, isa) = (self.kernel, self.threads, self.isa);
+        #[cfg(not(target_arch = "wasm32"))]
+        let widened = &a.widened;
         let linear = |out: &mut [f32],
                       inp: &[f32],
                       rounded: &BfRows,
@@ -329,7 +336,7 @@ impl<W: WeightSource> Decoder<W> {
                       c_out| match m {
             Some(m) if bf16 => product_on(isa, threads, out, rounded, m, bias),
             #[cfg(not(target_arch = "wasm32"))]
-            Some(m) => stored_forward_on(threads, out, inp, m, bias),
+            Some(m) => stored_forward_on(threads, out, inp, m, bias, &mut widened.borrow_mut()),
             _ => linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out),
         };
         let round = |rounded: &mut BfRows, inp: &[f32], c_in| {
@@ -357,11 +364,11 @@ impl<W: WeightSource> Decoder<W> {
         };
         attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
         round(&mut a.rounded, &a.heads, qw);
-        linear(sized(&mut a.attn, t * d), &a.heads, &a.rounded, mx.map(|m| &m.out), &w.out, opt(&w.out_bias), qw, d);
+        linear(sized(&mut a.added, t * d), &a.heads, &a.rounded, mx.map(|m| &m.out), &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
         match mode {
-            BlockMode::Overwritten => after.copy_from_slice(&a.attn),
-            _ => after.iter_mut().zip(a.x.iter().zip(&a.attn)).for_each(|(o, (x, y))| *o = x + y),
+            BlockMode::Overwritten => after.copy_from_slice(&a.added),
+            _ => after.iter_mut().zip(a.x.iter().zip(&a.added)).for_each(|(o, (x, y))| *o = x + y),
         }
         Self::norm(s.layout, sized(&mut a.normed, t * d), &a.after_attention, &w.norm_2, &w.norm_2_bias, d, eps);
         round(&mut a.rounded, &a.normed, d);
@@ -380,11 +387,20 @@ impl<W: WeightSource> Decoder<W> {
             }
         }
         round(&mut a.rounded, &a.hidden, f);
-        linear(sized(&mut a.ffn, t * d), &a.hidden, &a.rounded, mx.map(|m| &m.down), &w.down, opt(&w.down_bias), f, d);
+        linear(
+            sized(&mut a.added, t * d),
+            &a.hidden,
+            &a.rounded,
+            mx.map(|m| &m.down),
+            &w.down,
+            opt(&w.down_bias),
+            f,
+            d,
+        );
         let out = sized(&mut a.output, t * d);
         match mode {
-            BlockMode::Overwritten => out.copy_from_slice(&a.ffn),
-            _ => out.iter_mut().zip(a.after_attention.iter().zip(&a.ffn)).for_each(|(o, (x, y))| *o = x + y),
+            BlockMode::Overwritten => out.copy_from_slice(&a.added),
+            _ => out.iter_mut().zip(a.after_attention.iter().zip(&a.added)).for_each(|(o, (x, y))| *o = x + y),
         }
         Ok(())
     }
