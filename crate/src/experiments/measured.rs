@@ -23,7 +23,7 @@ pub struct Measured {
     pub parameters: u64,
     /// How most of the stored numbers were stored ("bf16").
     pub dtype: String,
-    /// What the linear layers multiplied in: "f32", or "bf16 (avx512bf16)" with the instruction set.
+    /// What the linear layers multiplied in: "f32", or "bf16 (amx)" with the instruction set.
     pub compute: String,
     /// The text's file name ("the lesson prose" by default).
     pub text: String,

@@ -67,9 +67,9 @@ fn softmax_avx2(row: &mut [f32]) {
 /// The largest of `z` and Σ e^(z − largest), on `isa`'s lanes.
 pub fn max_exp_sum(isa: Isa, z: &[f32]) -> (f32, f32) {
     match isa {
-        // SAFETY: Isa::Avx512Bf16 is only ever chosen where the CPU has AVX-512 F.
+        // SAFETY: Isa::Amx and Isa::Avx512Bf16 are only ever chosen where the CPU has AVX-512 F.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512Bf16 => unsafe { max_exp_sum_avx512(z) },
+        Isa::Amx | Isa::Avx512Bf16 => unsafe { max_exp_sum_avx512(z) },
         // SAFETY: Isa::Avx2 is only ever chosen where the CPU has AVX2 and FMA.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { max_exp_sum_avx2(z) },
@@ -82,7 +82,7 @@ pub fn softmax(isa: Isa, row: &mut [f32]) {
     match isa {
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512Bf16 => unsafe { softmax_avx512(row) },
+        Isa::Amx | Isa::Avx512Bf16 => unsafe { softmax_avx512(row) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { softmax_avx2(row) },

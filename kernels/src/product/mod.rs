@@ -3,6 +3,8 @@
 //! f16 or f32, rounded to bf16 while it is packed), every product summed in f32.
 //!
 //! One interface, a file per instruction set, the set chosen once ([`Isa::chosen`]):
+//! - [`x86::amx`]: Intel's tile unit, `tdpbf16ps` on 32-row blocks (16 x 16 x 32 products an
+//!   instruction), the edges on AVX-512 BF16;
 //! - [`x86::avx512_bf16`]: `vdpbf16ps`, 32 pairs of bf16 multiplied and added into 16 f32 lanes per
 //!   instruction (twice f32's `vfmadd231ps`);
 //! - [`x86::avx2`]: the portable sums compiled for AVX2's 256-bit lanes, where BF16 is missing;
@@ -39,6 +41,8 @@ pub const KC: usize = 2048;
 /// The instruction set the bf16 products run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
+    /// AMX (tiles of bf16 products), with AVX-512 BF16 for what is left of a block.
+    Amx,
     /// AVX-512 with BF16 dot products (`vdpbf16ps`).
     Avx512Bf16,
     /// AVX2 and FMA: the portable sums, eight lanes at a time.
@@ -52,6 +56,8 @@ impl Isa {
     pub fn available() -> Vec<Isa> {
         let fast = [
             #[cfg(target_arch = "x86_64")]
+            (Isa::Amx, x86::amx::supported()),
+            #[cfg(target_arch = "x86_64")]
             (Isa::Avx512Bf16, x86::avx512_bf16::supported()),
             #[cfg(target_arch = "x86_64")]
             (Isa::Avx2, x86::avx2::supported()),
@@ -59,7 +65,7 @@ impl Isa {
         fast.into_iter().filter(|&(_, has)| has).map(|(isa, _)| isa).chain([Isa::Portable]).collect()
     }
 
-    /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("avx512bf16", "avx2", "portable") when
+    /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("amx", "avx512bf16", "avx2", "portable") when
     /// the CPU has it: the way a test or a benchmark forces a path.
     /// Looked up once a process.
     pub fn chosen() -> Isa {
@@ -74,6 +80,7 @@ impl Isa {
     /// The set of this name, as `TBLOCK_ISA` spells it.
     pub fn named(name: &str) -> Option<Isa> {
         match name {
+            "amx" => Some(Isa::Amx),
             "avx512bf16" => Some(Isa::Avx512Bf16),
             "avx2" => Some(Isa::Avx2),
             "portable" => Some(Isa::Portable),
@@ -84,6 +91,7 @@ impl Isa {
     /// Its name, as `TBLOCK_ISA` spells it.
     pub fn name(self) -> &'static str {
         match self {
+            Isa::Amx => "amx",
             Isa::Avx512Bf16 => "avx512bf16",
             Isa::Avx2 => "avx2",
             Isa::Portable => "portable",
@@ -185,34 +193,70 @@ pub fn product_bf16(
     let per = panels.div_ceil(tasks);
     let tasks = panels.div_ceil(per);
     let out = SharedOut(out.as_mut_ptr());
+    // Pairs packed at once: a panel in L2 for the tiles of vectors, in L1 for AMX's blocks.
+    let step = match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Amx => x86::amx::KC,
+        _ => KC,
+    };
     let body = |task: usize| {
-        let mut panel = vec![0u32; KC * NR];
+        let mut panel = vec![0u32; step.min(a.pairs) * NR];
+        #[cfg(target_arch = "x86_64")]
+        if isa == Isa::Amx {
+            // SAFETY: Isa::Amx is only ever chosen where the process may use the tiles.
+            unsafe { x86::amx::configure() };
+        }
         for p in task * per..((task + 1) * per).min(panels) {
             let (n0, nr) = (p * NR, NR.min(n - p * NR));
             // SAFETY: tasks own disjoint panels, so disjoint columns of out; every row r < m and
             // column n0 + c < n of out [M, N] is inside it (checked above).
             unsafe { out.fill_columns(n, m, n0, nr, bias) };
-            for kp0 in (0..a.pairs).step_by(KC) {
-                let kc = KC.min(a.pairs - kp0);
+            for kp0 in (0..a.pairs).step_by(step) {
+                let kc = step.min(a.pairs - kp0);
                 pack::panel(&mut panel, w, n0, nr, kp0, kc);
-                for m0 in (0..m).step_by(MR) {
-                    let mr = MR.min(m - m0);
-                    // SAFETY: as above; a's rows m0..m0+mr hold pairs kp0..kp0+kc, the panel kc x NR.
-                    unsafe {
-                        let tile = Tile {
-                            a: a.data.as_ptr().add(m0 * a.pairs + kp0),
-                            lda: a.pairs,
-                            mr,
-                            b: panel.as_ptr(),
-                            kc,
-                            c: out.0.add(m0 * n + n0),
-                            ldc: n,
-                            nr,
-                        };
-                        tile.run(isa);
+                // Rows m0..m0+mr over the panel's pairs from `from` on. SAFETY (of each use): as
+                // above; a's rows hold pairs kp0..kp0+kc, the panel kc x NR.
+                let tile = |m0: usize, mr: usize, from: usize| Tile {
+                    a: a.data[m0 * a.pairs + kp0 + from..].as_ptr(),
+                    lda: a.pairs,
+                    mr,
+                    b: panel[from * NR..].as_ptr(),
+                    kc: kc - from,
+                    // SAFETY: row m0 < m, column n0 < n of out [M, N].
+                    c: unsafe { out.0.add(m0 * n + n0) },
+                    ldc: n,
+                    nr,
+                };
+                #[allow(unused_mut)] // set only where AMX may run
+                let mut done = 0;
+                #[cfg(target_arch = "x86_64")]
+                if isa == Isa::Amx && nr == NR {
+                    use x86::amx::{block, PAIRS, ROWS};
+                    let whole = kc / PAIRS * PAIRS;
+                    while done + ROWS <= m && whole > 0 {
+                        let t = tile(done, ROWS, 0);
+                        // SAFETY: as above, for ROWS rows, the first `whole` pairs and all NR columns.
+                        unsafe { block(t.a, t.lda, t.b, whole, t.c, t.ldc) };
+                        // The pairs past the last whole step, on AVX-512 BF16.
+                        if whole < kc {
+                            for r in (0..ROWS).step_by(MR) {
+                                // SAFETY: as above.
+                                unsafe { tile(done + r, MR.min(ROWS - r), whole).run(isa) };
+                            }
+                        }
+                        done += ROWS;
                     }
                 }
+                for m0 in (done..m).step_by(MR) {
+                    // SAFETY: as above.
+                    unsafe { tile(m0, MR.min(m - m0), 0).run(isa) };
+                }
             }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if isa == Isa::Amx {
+            // SAFETY: as configure.
+            unsafe { x86::amx::release() };
         }
     };
     run(tasks, &body);
@@ -242,7 +286,7 @@ impl Tile {
     unsafe fn run(self, isa: Isa) {
         match isa {
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512Bf16 => x86::avx512_bf16::tile(self),
+            Isa::Amx | Isa::Avx512Bf16 => x86::avx512_bf16::tile(self),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => x86::avx2::tile(self),
             _ => portable::tile(self),
@@ -264,11 +308,13 @@ impl SharedOut {
     /// # Safety
     /// out must hold m x n numbers, n0 + nr ≤ n, and no other thread write these columns.
     unsafe fn fill_columns(self, n: usize, m: usize, n0: usize, nr: usize, bias: Option<&[f32]>) {
+        let from: [f32; NR] = std::array::from_fn(|c| bias.map_or(0.0, |b| b.get(n0 + c).copied().unwrap_or(0.0)));
         for r in 0..m {
             let row = std::slice::from_raw_parts_mut(self.0.add(r * n + n0), nr);
-            match bias {
-                Some(b) => row.copy_from_slice(&b[n0..n0 + nr]),
-                None => row.fill(0.0),
+            // A whole panel's row as one fixed-size copy (vector stores, not a call to memset).
+            match <&mut [f32; NR]>::try_from(&mut *row) {
+                Ok(whole) => *whole = from,
+                Err(_) => row.copy_from_slice(&from[..nr]),
             }
         }
     }

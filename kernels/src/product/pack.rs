@@ -37,7 +37,7 @@ impl BfRows {
     pub fn round(&mut self, inp: &[f32], rows: usize, inputs: usize) {
         assert_eq!(inp.len(), rows * inputs, "inp holds {} numbers, not {rows} x {inputs}", inp.len());
         let pairs = inputs.div_ceil(2);
-        self.data.clear();
+        // Every pair is written below: what the buffer held is not zeroed first.
         self.data.resize(rows * pairs, 0);
         (self.rows, self.inputs, self.pairs) = (rows, inputs, pairs);
         for (to, from) in self.data.chunks_exact_mut(pairs.max(1)).zip(inp.chunks_exact(inputs.max(1))) {
@@ -136,9 +136,9 @@ pub(super) fn panel(panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, k
         if let (Stored::Bf16(b), 1) = (w.data, w.k_stride) {
             let row = 2 * (w.offset + n * w.n_stride);
             let whole = (w.inputs / 2).saturating_sub(kp0).min(kc);
-            for p in 0..whole {
-                let at = row + 4 * (kp0 + p);
-                panel[p * NR + c] = u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+            let pairs = &b[row + 4 * kp0..row + 4 * (kp0 + whole)];
+            for (p, pair) in pairs.chunks_exact(4).enumerate() {
+                panel[p * NR + c] = u32::from_le_bytes([pair[0], pair[1], pair[2], pair[3]]);
             }
             for p in whole..kc {
                 let k = 2 * (kp0 + p);

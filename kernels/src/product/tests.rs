@@ -1,5 +1,6 @@
 //! Every instruction set this CPU runs against a plain sum of the same rounded numbers, on shapes
-//! that break the tiles: one row, one output, one input, odd inputs, sizes past MR, NR and KC.
+//! that break the tiles: one row, one output, one input, odd inputs, sizes past MR, NR, KC and
+//! AMX's blocks.
 
 use super::*;
 
@@ -53,7 +54,7 @@ fn bf16_bytes(w: &[f32]) -> Vec<u8> {
     w.iter().flat_map(|&x| bf16_bits(x).to_le_bytes()).collect()
 }
 
-const SHAPES: [(usize, usize, usize); 12] = [
+const SHAPES: [(usize, usize, usize); 16] = [
     (1, 1, 1),
     (1, 1, 2),
     (1, 33, 3),
@@ -66,6 +67,12 @@ const SHAPES: [(usize, usize, usize); 12] = [
     (1, 7, 4864),
     (12, 33, 129),
     (3, 3, 0),
+    // AMX's blocks of 32 rows, 32 outputs and 16 pairs, and what is left of them: rows past the
+    // last block, a partial panel, pairs past the last step and past KC.
+    (64, 64, 64),
+    (33, 32, 70),
+    (70, 65, 4200),
+    (32, 96, 33),
 ];
 
 #[test]

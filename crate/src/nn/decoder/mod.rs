@@ -94,8 +94,10 @@ fn opt(b: &[f32]) -> Option<&[f32]> {
     }
 }
 
+/// `buf` as n numbers, for a stage that writes all n (the norms, the products, attention, the sums
+/// into the stream): what it held is left as it was, not zeroed again every layer (zeroing these
+/// buffers was 12% of a bf16 window's time on AMX).
 fn sized(buf: &mut Vec<f32>, n: usize) -> &mut [f32] {
-    buf.clear();
     buf.resize(n, 0.0);
     buf
 }

@@ -1,4 +1,5 @@
-//! The bf16 tile on x86-64's instruction sets: AVX-512 BF16, and AVX2 + FMA without it.
+//! The bf16 tile on x86-64's instruction sets: AMX, AVX-512 BF16, and AVX2 + FMA without them.
 
+pub mod amx;
 pub mod avx2;
 pub mod avx512_bf16;
