@@ -222,3 +222,29 @@ fn the_ablation_reusing_the_intact_stream_gives_the_bits_of_each_pass_run_whole(
         assert_eq!(passes, all.len() * (1 + 2 * n) + all.len() * (1 + 2 * n), "{family}: a tick a window and pass");
     }
 }
+
+#[test]
+fn an_inspection_shows_what_transformers_shows() {
+    // tests/reference/checkpoint_inspect.py: transformers' output_attentions and output_hidden_states
+    // (float32, eager attention) and the ten likeliest next tokens, on one short text.
+    for family in FAMILIES {
+        let want = read_json(family, "inspect.json");
+        let mut c = Checkpoint::open(&fixtures().join(family)).unwrap();
+        let ids = c.tokenizer.encode(want["text"].as_str().unwrap()).unwrap();
+        assert_eq!(serde_json::to_value(&ids).unwrap(), want["ids"], "{family}: ids");
+        let (t, d) = (ids.len(), c.decoder.shape.d_model);
+        let r = c.decoder.inspect(&ids, 10).unwrap();
+        let nested = |flat: &[f32], row: usize| flat.chunks(row).map(<[f32]>::to_vec).collect::<Vec<_>>();
+        let attentions: Vec<Vec<Vec<Vec<f32>>>> =
+            r.attentions.iter().map(|a| a.chunks(t * t).map(|h| nested(h, t)).collect()).collect();
+        close(&serde_json::to_value(&attentions).unwrap(), &want["attentions"], &format!("{family}.attentions"));
+        let hidden: Vec<Vec<Vec<f32>>> = r.hidden_states.iter().map(|h| nested(h, d)).collect();
+        close(&serde_json::to_value(&hidden).unwrap(), &want["hidden_states"], &format!("{family}.hidden_states"));
+        // The same ten tokens in the same order, each probability within the tolerance.
+        close(&serde_json::to_value(&r.next).unwrap(), &want["next"], &format!("{family}.next"));
+    }
+    // Past 64 tokens (or the model's context) an inspection is refused, naming what is allowed.
+    let mut c = Checkpoint::open(&fixtures().join("gpt2")).unwrap();
+    let e = c.decoder.inspect(&[1; 65], 10).unwrap_err().to_string();
+    assert!(e.contains("1 to 64") && e.contains("tblock eval"), "{e}");
+}

@@ -232,3 +232,33 @@ fn broken_checkpoints_are_named() {
     assert!(e.contains("model.safetensors could not be read: it is not a valid safetensors file"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn inspect_reads_a_checkpoint_folder_as_transformers_shows_it() {
+    // The numbers themselves are checked against transformers in checkpoints.rs; here the command:
+    // the tokens as the tokenizer cut them, the shapes, the next tokens as text, the model.
+    let llama = fixtures().join("llama");
+    let text = "Attention mixes positions.";
+    let r = json(&["inspect", "--weights", s(&llama), "--text", text]);
+    let tokens: Vec<String> = serde_json::from_value(r["tokens"].clone()).unwrap();
+    assert_eq!(tokens.concat(), text, "the tokens put back together are the text");
+    let t = tokens.len();
+    assert_eq!(r["ids"].as_array().unwrap().len(), t);
+    let attentions = r["attentions"].as_array().unwrap();
+    assert_eq!(attentions.len(), 3, "a map per block");
+    assert_eq!(attentions[0].as_array().unwrap().len(), 4, "a map per head");
+    assert_eq!(attentions[2][3].as_array().unwrap().len(), t);
+    assert_eq!(r["hidden_states"].as_array().unwrap().len(), 4, "entering each block, and after the last");
+    assert_eq!(r["hidden_states"][0][0].as_array().unwrap().len(), 48);
+    let next = r["next"].as_array().unwrap();
+    assert_eq!(next.len(), 10);
+    assert!(next.iter().all(|n| n["token"].is_string() && n["probability"].as_f64().is_some_and(|p| p > 0.0)));
+    assert_eq!(r["model"]["family"], "llama");
+    assert_eq!(r["model"]["dtype"], "bf16");
+    // Too long, and empty: refused with what is allowed.
+    let long = "Attention mixes positions. ".repeat(20);
+    let e = error(&["inspect", "--weights", s(&llama), "--text", &long]);
+    assert!(e.contains("tokens to inspect") && e.contains("1 to 64"), "{e}");
+    let e = error(&["inspect", "--weights", s(&llama), "--text", ""]);
+    assert!(e.contains("the text is empty"), "{e}");
+}

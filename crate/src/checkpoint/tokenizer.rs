@@ -37,6 +37,22 @@ impl TextTokenizer {
         Ok(encoding.get_ids().iter().map(|&id| id as usize).collect())
     }
 
+    /// Each id as the text it stands for (GPT-2's byte-level " the", not "Ġthe"); a piece that is
+    /// part of a character's bytes reads as U+FFFD.
+    pub fn pieces(&self, ids: &[usize]) -> Result<Vec<String>> {
+        ids.iter()
+            .map(|&id| {
+                let id = u32::try_from(id).map_err(|_| Error::out_of_range("token id", id, "a tokenizer's ids"))?;
+                self.inner.decode(&[id], false).map_err(|e| {
+                    Error::parse(
+                        "tokenizer.json",
+                        format!("it cannot decode id {id} ({})", clip_to(&e.to_string(), 120)),
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// How many ids the tokenizer can give, special tokens included.
     pub fn vocab_size(&self) -> usize {
         self.inner.get_vocab_size(true)

@@ -38,22 +38,44 @@ impl GqaShape {
 pub fn gqa_attention(out: &mut [f32], q: &[f32], k: &[f32], v: &[f32], s: GqaShape, weights: &mut Vec<f32>) {
     let (hd, h, kv) = (s.head_dim, s.n_heads, s.n_kv_heads);
     let group = h / kv;
-    let scale = 1.0 / (hd as f32).sqrt();
     out[..s.seq_len * h * hd].fill(0.0);
     for t in 0..s.seq_len {
         let keys = s.visible(t);
         for head in 0..h {
             let kv_head = head / group;
-            let query = &q[(t * h + head) * hd..][..hd];
-            weights.clear();
-            weights.extend(keys.clone().map(|t2| dot(query, &k[(t2 * kv + kv_head) * hd..][..hd]) * scale));
-            softmax_in_place(weights);
+            row_weights(weights, q, k, s, t, head);
             let o = &mut out[(t * h + head) * hd..][..hd];
             for (t2, &w) in keys.clone().zip(weights.iter()) {
                 axpy(o, w, &v[(t2 * kv + kv_head) * hd..][..hd]);
             }
         }
     }
+}
+
+/// weights [h, T, T] = each query head's attention weights, row t over every key (0 for the keys
+/// query t may not see), as [`gqa_attention`] weighs the values: what `output_attentions` shows.
+pub fn gqa_weights(weights: &mut [f32], q: &[f32], k: &[f32], s: GqaShape) {
+    let (t_len, h) = (s.seq_len, s.n_heads);
+    let mut row = Vec::with_capacity(t_len);
+    weights[..h * t_len * t_len].fill(0.0);
+    for head in 0..h {
+        for t in 0..t_len {
+            row_weights(&mut row, q, k, s, t, head);
+            let keys = s.visible(t);
+            weights[(head * t_len + t) * t_len..][keys].copy_from_slice(&row);
+        }
+    }
+}
+
+/// weights = softmax(q_t · kᵀ / √d_head) over the keys query t of `head` may see ([`GqaShape::visible`]).
+fn row_weights(weights: &mut Vec<f32>, q: &[f32], k: &[f32], s: GqaShape, t: usize, head: usize) {
+    let (hd, h, kv) = (s.head_dim, s.n_heads, s.n_kv_heads);
+    let kv_head = head / (h / kv);
+    let scale = 1.0 / (hd as f32).sqrt();
+    let query = &q[(t * h + head) * hd..][..hd];
+    weights.clear();
+    weights.extend(s.visible(t).map(|t2| dot(query, &k[(t2 * kv + kv_head) * hd..][..hd]) * scale));
+    softmax_in_place(weights);
 }
 
 #[cfg(test)]
@@ -111,5 +133,31 @@ mod tests {
         let mut out = vec![0.0; 6];
         gqa_attention(&mut out, &[0.5; 6], &[0.1; 6], &v, s, &mut Vec::new());
         assert_eq!(out, v);
+    }
+
+    #[test]
+    fn the_weights_shown_are_the_weights_the_values_are_summed_with() {
+        // out = weights · v for every head and query; each row sums to 1 over the keys it may see,
+        // and is 0 past them (causal, and outside the window).
+        let wave = |n: usize, a: f32| (0..n).map(|i| (i as f32 * a).sin() * 1.3).collect::<Vec<f32>>();
+        let (t, h, kv, hd) = (7, 4, 2, 4);
+        let s = GqaShape { seq_len: t, n_heads: h, n_kv_heads: kv, head_dim: hd, causal: true, window: Some(3) };
+        let (q, k, v) = (wave(t * h * hd, 0.37), wave(t * kv * hd, 0.71), wave(t * kv * hd, 1.13));
+        let mut out = vec![0.0; t * h * hd];
+        gqa_attention(&mut out, &q, &k, &v, s, &mut Vec::new());
+        let mut weights = vec![f32::NAN; h * t * t];
+        gqa_weights(&mut weights, &q, &k, s);
+        for head in 0..h {
+            for query in 0..t {
+                let row = &weights[(head * t + query) * t..][..t];
+                let seen = s.visible(query);
+                assert!((row[seen.clone()].iter().sum::<f32>() - 1.0).abs() < 1e-6);
+                assert!(row.iter().enumerate().all(|(key, &w)| seen.contains(&key) || w == 0.0));
+                for c in 0..hd {
+                    let sum: f32 = (0..t).map(|key| row[key] * v[(key * kv + head / 2) * hd + c]).sum();
+                    assert!((sum - out[(query * h + head) * hd + c]).abs() < 1e-5, "head {head}, query {query}");
+                }
+            }
+        }
     }
 }

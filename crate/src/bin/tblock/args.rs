@@ -178,11 +178,13 @@ pub enum Command {
     /// attentions [L][H][T][T] and hidden_states [L+1][T][d] (as transformers' output_attentions and
     /// output_hidden_states), then every tensor under its name (blocks[i].ln_1, q, k, v, scores,
     /// weights, heads, attention_output, ..., ln_f, logits, probabilities). A longer text is refused.
+    /// On a Hugging Face checkpoint folder: 1 to 64 of its tokens; text, ids, tokens, attentions,
+    /// hidden_states, the ten likeliest next tokens and the model.
     Inspect {
         #[command(flatten)]
         model: ModelArg,
-        /// The text to read (1 to the model's 16 positions; characters outside the vocabulary read as
-        /// the catch-all symbol, said on stderr).
+        /// The text to read (TinyGPT: 1 to the model's 16 positions, characters outside the vocabulary
+        /// read as the catch-all symbol, said on stderr; a checkpoint: 1 to 64 of its tokens).
         #[arg(long, allow_hyphen_values = true)]
         text: String,
     },

@@ -187,6 +187,9 @@ fn run(cli: Cli) -> Result<String, String> {
             Ok(format!("{prompt}{text}"))
         }
         Command::Inspect { model, text } => {
+            if let Some(dir) = model.weights.as_deref().filter(|dir| is_checkpoint_dir(dir)) {
+                return inspect::checkpoint(dir, &text);
+            }
             let (model, vocab) = chosen_model(&model)?;
             inspect::inspect(&model, &vocab, &text)
         }

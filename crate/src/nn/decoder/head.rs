@@ -18,7 +18,7 @@ pub(super) const HEAD_ROWS: usize = 1024;
 impl<W: WeightSource> Decoder<W> {
     /// The head over the final stream, a slice of the vocabulary at a time: `each(rows, logits)` gets
     /// logits [T, rows.len()] for vocabulary rows `rows`.
-    fn head(&mut self, t: usize, mut each: impl FnMut(Range<usize>, &[f32])) -> Result<()> {
+    pub(super) fn head(&mut self, t: usize, mut each: impl FnMut(Range<usize>, &[f32])) -> Result<()> {
         let (v, d) = (self.shape.vocab_size, self.shape.d_model);
         let head = self.name(self.shape.head());
         let bf16 = self.compute == Compute::Bf16;

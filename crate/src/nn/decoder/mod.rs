@@ -11,12 +11,14 @@ mod ablation;
 mod block_weights;
 mod footprint;
 mod head;
+mod inspect;
 mod matrices;
 
 pub use ablation::WindowAblation;
 pub use block_weights::WeightSource;
 use block_weights::{BlockWeights, Names};
 pub use footprint::Footprint;
+pub use inspect::{DecoderInspection, NextToken, MAX_INSPECTED_TOKENS};
 use matrices::Matrices;
 
 use super::decoder_shape::{DecoderShape, Layout};
