@@ -157,7 +157,7 @@ test-fmt:
 test-clippy:
 	$(call stage,'test 2/9: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --test web_checkpoint --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
 

@@ -4,12 +4,12 @@
 //!   Hugging Face `config.json`.
 //! - [`count`]: parameters by component, tensor shapes at a batch and sequence length, memory.
 //! - [`cost`]: FLOPs per token, training cost, and when attention outgrows the linear layers.
-//! - `checkpoint` (native only): a Hugging Face checkpoint directory, memory-mapped, with its tokenizer.
+//! - [`checkpoint`]: Hugging Face decoder checkpoints: the safetensors reader on every target; a
+//!   directory memory-mapped, with its tokenizer, natively.
 //! - [`embed`]: the HTML snippet an author pastes to show a model (`tblock count … --format html`).
 //! - [`web`]: the WebAssembly facade, the only place that speaks to JavaScript.
 
 pub mod bench;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod checkpoint;
 pub mod config;
 pub mod cost;

@@ -248,3 +248,44 @@ fn an_inspection_shows_what_transformers_shows() {
     let e = c.decoder.inspect(&[1; 65], 10).unwrap_err().to_string();
     assert!(e.contains("1 to 64") && e.contains("tblock eval"), "{e}");
 }
+
+#[test]
+fn shards_held_in_memory_read_as_the_mapped_files_do() {
+    // What a page's worker will hand over: the index's shard files as buffers. The same decoder, the
+    // same bits as the mapped directory; a shard cut short or an index that names no file refused.
+    use transformer_block::checkpoint::shards::index_files;
+    use transformer_block::config::ModelConfig;
+    use transformer_block::nn::decoder_shape::DecoderShape;
+    let dir = fixtures().join("llama");
+    let index = std::fs::read_to_string(dir.join("model.safetensors.index.json")).unwrap();
+    let files = index_files(&index).unwrap();
+    assert_eq!(files.len(), 3);
+    let buffers: Vec<(String, Vec<u8>)> =
+        files.iter().map(|f| (f.clone(), std::fs::read(dir.join(f)).unwrap())).collect();
+    let text = std::fs::read_to_string(dir.join("config.json")).unwrap();
+    let config = ModelConfig::from_hf_config_json(&text).unwrap();
+    let shape = DecoderShape::from_config(&config, &serde_json::from_str(&text).unwrap()).unwrap();
+    let mut held = Decoder::new(shape, Shards::from_buffers(buffers.clone()).unwrap()).unwrap();
+    let mut mapped = Checkpoint::open(&dir).unwrap().decoder;
+    let ids: Vec<usize> = serde_json::from_value(expected("llama")["probe"]["ids"].clone()).unwrap();
+    assert_eq!(held.logits(&ids).unwrap(), mapped.logits(&ids).unwrap());
+    // A shard cut short: its header names bytes past its end.
+    let mut cut = buffers.clone();
+    let n = cut[1].1.len();
+    cut[1].1.truncate(n - 100);
+    let e = Shards::from_buffers(cut).err().expect("a cut shard is refused").to_string();
+    assert!(e.contains("model-00002-of-00003.safetensors") && e.contains("not a valid safetensors file"), "{e}");
+    // A shard left out: the tensors it holds are named as missing when the decoder is made.
+    let shape = DecoderShape::from_config(&config, &serde_json::from_str(&text).unwrap()).unwrap();
+    let e = Decoder::new(shape, Shards::from_buffers(buffers[..2].to_vec()).unwrap()).err().unwrap().to_string();
+    assert!(e.contains("is missing from the checkpoint"), "{e}");
+    for (bad, says) in [
+        ("{}", "no \"weight_map\""),
+        ("{\"weight_map\": {\"a\": \"../model.safetensors\"}}", "a shard is a file name"),
+        ("{\"weight_map\": {\"a\": 7}}", "must name a shard file"),
+        ("not json", "model.safetensors.index.json"),
+    ] {
+        let e = index_files(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}

@@ -1,24 +1,43 @@
 //! A checkpoint's tensors as the Hugging Face hub stores them: one `model.safetensors`, or shards
-//! named by `model.safetensors.index.json` ({"weight_map": {tensor: file}}). Each file is
-//! memory-mapped (memmap2), never read whole: only the pages a forward pass touches are loaded, and
-//! the operating system may drop them again. Tensors stored as f32, f16 or bf16 are read as f32.
+//! named by `model.safetensors.index.json` ({"weight_map": {tensor: file}}). One reader over two
+//! sources of bytes: natively each file is memory-mapped (memmap2), never read whole, so only the
+//! pages a forward pass touches are loaded ([`Shards::open`]); in the page the shards are buffers a
+//! worker streamed in ([`Shards::from_buffers`]). Tensors stored as f32, f16 or bf16 are read as
+//! f32, or in place by the products.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::ops::Range;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
 use safetensors::tensor::{Dtype, Metadata, SafeTensors};
 
 use crate::error::{clip_to, Error, Result};
 use crate::nn::decoder::WeightSource;
 use tb_kernels::product::Stored;
 
-/// One mapped safetensors file and its header.
+/// A safetensors file's bytes: mapped from disk, or held in memory.
+enum Bytes {
+    #[cfg(not(target_arch = "wasm32"))]
+    Mapped(memmap2::Mmap),
+    Held(Vec<u8>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Bytes::Mapped(map) => map,
+            Bytes::Held(bytes) => bytes,
+        }
+    }
+}
+
+/// One safetensors file and its header.
 struct Shard {
-    file: PathBuf,
-    map: Mmap,
+    /// Its file name, for messages.
+    file: String,
+    bytes: Bytes,
     /// Where the tensors' bytes begin (8 + the header's length).
     data_start: usize,
     metadata: Metadata,
@@ -31,51 +50,86 @@ pub struct Shards {
     place: HashMap<String, usize>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn shown(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// A shard named `file` over `bytes`, its header read (and checked: offsets inside the file, in
+/// order, not overlapping; safetensors' own validation).
+fn shard(file: String, bytes: Bytes) -> Result<Shard> {
+    let (header, metadata) = SafeTensors::read_metadata(bytes.as_slice()).map_err(|e| {
+        Error::parse(file.clone(), format!("it is not a valid safetensors file ({})", clip_to(&e.to_string(), 120)))
+    })?;
+    Ok(Shard { file, bytes, data_start: 8 + header, metadata })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn map_shard(path: &Path) -> Result<Shard> {
-    let file = File::open(path).map_err(|e| Error::parse(shown(path), format!("cannot be opened ({e})")))?;
+    let file = std::fs::File::open(path).map_err(|e| Error::parse(shown(path), format!("cannot be opened ({e})")))?;
     // SAFETY: the map is read-only; a checkpoint changed on disk while it is read gives wrong
     // numbers (as it would for any reader), not undefined behaviour in safe code that copies from it.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::parse(shown(path), format!("cannot be mapped ({e})")))?;
-    let (header, metadata) = SafeTensors::read_metadata(&map).map_err(|e| {
-        Error::parse(shown(path), format!("it is not a valid safetensors file ({})", clip_to(&e.to_string(), 120)))
-    })?;
-    Ok(Shard { file: path.to_path_buf(), map, data_start: 8 + header, metadata })
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| Error::parse(shown(path), format!("cannot be mapped ({e})")))?;
+    shard(shown(path), Bytes::Mapped(map))
+}
+
+/// The shard files `model.safetensors.index.json` (read as `text`) names, each once, sorted: refused
+/// unless its "weight_map" names a plain file name for every tensor.
+pub fn index_files(text: &str) -> Result<Vec<String>> {
+    const INDEX: &str = "model.safetensors.index.json";
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Error::parse(INDEX, clip_to(&e.to_string(), 120)))?;
+    let map = json
+        .get("weight_map")
+        .and_then(|m| m.as_object())
+        .ok_or_else(|| Error::parse(INDEX, "it has no \"weight_map\" object of tensor names to shard files"))?;
+    let mut files: Vec<String> = Vec::new();
+    for (tensor, file) in map {
+        let file =
+            file.as_str().ok_or_else(|| Error::field(format!("weight_map.{tensor}"), "must name a shard file"))?;
+        if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+            return Err(Error::field(
+                format!("weight_map.{tensor}"),
+                format!("\"{}\": a shard is a file name in the checkpoint's directory", clip_to(file, 60)),
+            ));
+        }
+        if !files.iter().any(|f| f == file) {
+            files.push(file.to_string());
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 impl Shards {
+    /// The tensors of shard files held in memory, each (its file name, its bytes): what a page's
+    /// worker streamed in. The same checks as [`Shards::open`]'s, on every target.
+    pub fn from_buffers(files: Vec<(String, Vec<u8>)>) -> Result<Shards> {
+        let shards = files.into_iter().map(|(file, bytes)| shard(file, Bytes::Held(bytes))).collect::<Result<_>>()?;
+        Ok(Shards::placed(shards))
+    }
+
+    /// Each tensor's shard, by name.
+    fn placed(shards: Vec<Shard>) -> Shards {
+        let mut place = HashMap::new();
+        for (i, shard) in shards.iter().enumerate() {
+            for name in shard.metadata.tensors().keys() {
+                place.insert(name.clone(), i);
+            }
+        }
+        Shards { shards, place }
+    }
+
     /// The tensors of the checkpoint directory `dir`: its index and the shards it names, or its one
-    /// `model.safetensors`.
+    /// `model.safetensors`, each memory-mapped.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: &Path) -> Result<Shards> {
         let index = dir.join("model.safetensors.index.json");
         let files: Vec<PathBuf> = if index.exists() {
             let text = std::fs::read_to_string(&index)
                 .map_err(|e| Error::parse(shown(&index), format!("cannot be read ({e})")))?;
-            let json: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| Error::parse(shown(&index), clip_to(&e.to_string(), 120)))?;
-            let map = json.get("weight_map").and_then(|m| m.as_object()).ok_or_else(|| {
-                Error::parse(shown(&index), "it has no \"weight_map\" object of tensor names to shard files")
-            })?;
-            let mut files: Vec<String> = Vec::new();
-            for (tensor, file) in map {
-                let file = file
-                    .as_str()
-                    .ok_or_else(|| Error::field(format!("weight_map.{tensor}"), "must name a shard file"))?;
-                if file.contains('/') || file.contains('\\') || file.starts_with('.') {
-                    return Err(Error::field(
-                        format!("weight_map.{tensor}"),
-                        format!("\"{}\": a shard is a file name in the checkpoint's directory", clip_to(file, 60)),
-                    ));
-                }
-                if !files.iter().any(|f| f == file) {
-                    files.push(file.to_string());
-                }
-            }
-            files.sort();
-            let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
+            let paths: Vec<PathBuf> = index_files(&text)?.iter().map(|f| dir.join(f)).collect();
             if let Some(missing) = paths.iter().find(|p| !p.exists()) {
                 return Err(Error::parse(
                     shown(&index),
@@ -94,13 +148,7 @@ impl Shards {
             vec![single]
         };
         let shards = files.iter().map(|f| map_shard(f)).collect::<Result<Vec<_>>>()?;
-        let mut place = HashMap::new();
-        for (i, shard) in shards.iter().enumerate() {
-            for name in shard.metadata.tensors().keys() {
-                place.insert(name.clone(), i);
-            }
-        }
-        Ok(Shards { shards, place })
+        Ok(Shards::placed(shards))
     }
 
     /// Every tensor's name.
@@ -108,9 +156,9 @@ impl Shards {
         self.place.keys().map(String::as_str)
     }
 
-    /// Bytes of every mapped file.
+    /// Bytes of every shard (mapped or held).
     pub fn mapped_bytes(&self) -> u64 {
-        self.shards.iter().map(|s| s.map.len() as u64).sum()
+        self.shards.iter().map(|s| s.bytes.as_slice().len() as u64).sum()
     }
 
     /// The numbers stored in every tensor (each counted once, a tied head too).
@@ -138,7 +186,7 @@ impl Shards {
         if info.shape != shape {
             return Err(Error::weights(
                 name,
-                format!("has shape {:?} but the config implies {:?} ({})", info.shape, shape, shown(&shard.file)),
+                format!("has shape {:?} but the config implies {:?} ({})", info.shape, shape, shard.file),
             ));
         }
         let width = match info.dtype {
@@ -150,10 +198,11 @@ impl Shards {
         };
         let (start, end) = info.data_offsets;
         let bytes = shard
-            .map
+            .bytes
+            .as_slice()
             .get(shard.data_start + start..shard.data_start + end)
             .filter(|b| b.len() == shape.iter().product::<usize>() * width)
-            .ok_or_else(|| Error::weights(name, format!("its bytes lie outside {}", shown(&shard.file))))?;
+            .ok_or_else(|| Error::weights(name, format!("its bytes lie outside {}", shard.file)))?;
         Ok((info.dtype, bytes))
     }
 

@@ -1,0 +1,95 @@
+//! The checkpoint reader in the browser, as a page's worker will use it: a Hugging Face checkpoint's
+//! shards held in wasm memory ([`Shards::from_buffers`]), read by the same decoder as natively, and
+//! every bad file refused with a message, never a panic (which would abort the instance).
+//!
+//! `wasm-pack test --headless --chrome crate` (and `--firefox`), like web.rs.
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+use transformer_block::checkpoint::shards::{index_files, Shards};
+use transformer_block::config::ModelConfig;
+use transformer_block::nn::decoder::{Decoder, WeightSource};
+use transformer_block::nn::decoder_shape::DecoderShape;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+macro_rules! fixture {
+    ($file:literal) => {
+        include_bytes!(concat!("../../tests/reference/fixtures/checkpoints/llama/", $file))
+    };
+}
+
+/// The Llama fixture (bf16, three shards) as the page would hold it.
+fn llama_shards() -> Vec<(String, Vec<u8>)> {
+    let index = std::str::from_utf8(fixture!("model.safetensors.index.json")).unwrap();
+    let shards: [&[u8]; 3] = [
+        fixture!("model-00001-of-00003.safetensors"),
+        fixture!("model-00002-of-00003.safetensors"),
+        fixture!("model-00003-of-00003.safetensors"),
+    ];
+    index_files(index).unwrap().into_iter().zip(shards).map(|(f, b)| (f, b.to_vec())).collect()
+}
+
+fn llama_shape() -> DecoderShape {
+    let text = std::str::from_utf8(fixture!("config.json")).unwrap();
+    let config = ModelConfig::from_hf_config_json(text).unwrap();
+    DecoderShape::from_config(&config, &serde_json::from_str(text).unwrap()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn shards_held_in_wasm_memory_give_the_reference_logits() {
+    // tests/reference/make_checkpoints.py's float64 forward pass, on the probe's first positions.
+    let expected: serde_json::Value = serde_json::from_slice(fixture!("expected.json")).unwrap();
+    let ids: Vec<usize> = serde_json::from_value(expected["probe"]["ids"].clone()).unwrap();
+    let want: Vec<Vec<f64>> = serde_json::from_value(expected["probe"]["logits"].clone()).unwrap();
+    let mut decoder = Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()).unwrap()).unwrap();
+    let v = decoder.shape.vocab_size;
+    let logits = decoder.logits(&ids).unwrap();
+    for (p, row) in want.iter().enumerate() {
+        for (i, &w) in row.iter().enumerate() {
+            let got = f64::from(logits[p * v + i]);
+            assert!((got - w).abs() < 1e-4, "position {p}, logit {i}: {got} against {w}");
+        }
+    }
+}
+
+/// A safetensors file of `header` (JSON) and `data` bytes.
+fn safetensors(header: &str, data: &[u8]) -> Vec<u8> {
+    let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(data);
+    bytes
+}
+
+#[wasm_bindgen_test]
+fn bad_shards_are_refused_with_a_message() {
+    let refused = |files: Vec<(String, Vec<u8>)>| Shards::from_buffers(files).err().map(|e| e.to_string());
+    // Cut short, and offsets that overlap or run past the file.
+    let mut cut = llama_shards();
+    cut[0].1.truncate(1000);
+    let e = refused(cut).expect("a cut shard is refused");
+    assert!(e.contains("model-00001-of-00003.safetensors") && e.contains("not a valid safetensors file"), "{e}");
+    let overlap = r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}"#;
+    let e = refused(vec![("model.safetensors".into(), safetensors(overlap, &[0; 12]))]).expect("overlap");
+    assert!(e.contains("not a valid safetensors file"), "{e}");
+    let past = r#"{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}"#;
+    let e = refused(vec![("model.safetensors".into(), safetensors(past, &[0; 8]))]).expect("past the end");
+    assert!(e.contains("not a valid safetensors file"), "{e}");
+    let e = refused(vec![("model.safetensors".into(), b"not a safetensors file".to_vec())]).expect("garbage");
+    assert!(e.contains("not a valid safetensors file"), "{e}");
+    // A dtype outside f32, f16 and bf16: named when the tensor is read.
+    let ints = r#"{"a":{"dtype":"I32","shape":[2],"data_offsets":[0,8]}}"#;
+    let shards = Shards::from_buffers(vec![("model.safetensors".into(), safetensors(ints, &[0; 8]))]).unwrap();
+    let e = shards.read("a", &[2], &mut Vec::new()).unwrap_err().to_string();
+    assert!(e.contains("I32") && e.contains("f32, f16 and bf16 are read"), "{e}");
+    // A shard left out: the decoder names the tensors it misses.
+    let e = Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()[1..].to_vec()).unwrap())
+        .err()
+        .map(|e| e.to_string())
+        .expect("a missing shard is refused");
+    assert!(e.contains("is missing from the checkpoint"), "{e}");
+    // An index that names a path, or no map at all.
+    assert!(index_files(r#"{"weight_map": {"a": "../x.safetensors"}}"#).is_err());
+    assert!(index_files("[]").is_err());
+}
