@@ -66,11 +66,11 @@ fn softmax_avx2(row: &mut [f32]) {
 
 /// The largest of `z` and Σ e^(z − largest), on `isa`'s lanes.
 pub fn max_exp_sum(isa: Isa, z: &[f32]) -> (f32, f32) {
-    match isa {
-        // SAFETY: Isa::Amx and Isa::Avx512Bf16 are only ever chosen where the CPU has AVX-512 F.
+    match isa.or_portable() {
+        // SAFETY: or_portable keeps Isa::Amx and Isa::Avx512Bf16 only where the CPU has AVX-512 F.
         #[cfg(target_arch = "x86_64")]
         Isa::Amx | Isa::Avx512Bf16 => unsafe { max_exp_sum_avx512(z) },
-        // SAFETY: Isa::Avx2 is only ever chosen where the CPU has AVX2 and FMA.
+        // SAFETY: and Isa::Avx2 only where the CPU has AVX2 and FMA.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { max_exp_sum_avx2(z) },
         _ => max_exp_sum_lanes(z),
@@ -79,7 +79,7 @@ pub fn max_exp_sum(isa: Isa, z: &[f32]) -> (f32, f32) {
 
 /// row = softmax(row) in place (an empty row stays empty), on `isa`'s lanes.
 pub fn softmax(isa: Isa, row: &mut [f32]) {
-    match isa {
+    match isa.or_portable() {
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         Isa::Amx | Isa::Avx512Bf16 => unsafe { softmax_avx512(row) },

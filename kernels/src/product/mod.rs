@@ -65,6 +65,31 @@ impl Isa {
         fast.into_iter().filter(|&(_, has)| has).map(|(isa, _)| isa).chain([Isa::Portable]).collect()
     }
 
+    /// Whether this CPU (and, for AMX, the kernel) runs the set.
+    pub fn runs_here(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Amx => x86::amx::supported(),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Bf16 => x86::avx512_bf16::supported(),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => x86::avx2::supported(),
+            Isa::Portable => true,
+            #[allow(unreachable_patterns)] // the x86 sets, elsewhere
+            _ => false,
+        }
+    }
+
+    /// The set itself where it runs here, else [`Isa::Portable`]: what every public function
+    /// taking a set runs on, so a set the CPU lacks never stops the process.
+    pub fn or_portable(self) -> Isa {
+        if self.runs_here() {
+            self
+        } else {
+            Isa::Portable
+        }
+    }
+
     /// The fastest set this CPU has, or the one `TBLOCK_ISA` names ("amx", "avx512bf16", "avx2", "portable") when
     /// the CPU has it: the way a test or a benchmark forces a path.
     /// Looked up once a process.
@@ -170,7 +195,8 @@ pub fn one_thread(n: usize, body: &(dyn Fn(usize) + Sync)) {
 /// rounded to bf16 as they are packed, every sum in f32; the outputs split among `tasks` tasks that
 /// `run` spreads over its threads.
 ///
-/// Panics if the sizes disagree (out holds M x N, bias N, w's elements lie inside its data).
+/// On a set this CPU lacks, the portable sums ([`Isa::or_portable`]). Panics if the sizes disagree
+/// (out holds M x N, bias N, w's elements lie inside its data).
 pub fn product_bf16(
     isa: Isa,
     out: &mut [f32],
@@ -180,6 +206,7 @@ pub fn product_bf16(
     tasks: usize,
     run: Runner,
 ) {
+    let isa = isa.or_portable();
     let (m, n, k) = (a.rows, w.outputs, w.inputs);
     assert_eq!(a.inputs, k, "a's rows have {} inputs, w {k}", a.inputs);
     assert_eq!(out.len(), m * n, "out holds {} numbers, not {m} x {n}", out.len());

@@ -140,6 +140,12 @@ fn the_environment_forces_a_path_the_cpu_has() {
         assert_eq!(Isa::named(isa.name()), Some(isa));
     }
     assert_eq!(Isa::named("avx9000"), None);
+    // Every set runs, those this CPU lacks as the portable sums: none stops the process.
+    for isa in [Isa::Amx, Isa::Avx512Bf16, Isa::Avx2, Isa::Portable] {
+        assert_eq!(isa.runs_here(), Isa::available().contains(&isa), "{isa:?}");
+        assert_eq!(isa.or_portable(), if isa.runs_here() { isa } else { Isa::Portable });
+        check(isa, 33, 40, 70, &bf16_bytes, |b| Stored::Bf16(b));
+    }
 }
 
 #[test]
