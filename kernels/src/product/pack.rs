@@ -52,35 +52,54 @@ impl BfRows {
     }
 }
 
+/// Number i of little-endian bf16 bytes, as its bits.
+#[inline(always)]
+fn bf16_at(b: &[u8], i: usize) -> u16 {
+    u16::from_le_bytes([b[2 * i], b[2 * i + 1]])
+}
+
+/// bf16 bits as the f32 they are (f32's top half).
+#[inline(always)]
+fn bf16_value(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits) << 16)
+}
+
+/// Number i of little-endian f16 bytes, as f32 (exact).
+#[inline(always)]
+fn f16_at(b: &[u8], i: usize) -> f32 {
+    half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32()
+}
+
+/// Number i of little-endian f32 bytes.
+#[inline(always)]
+fn f32_at(b: &[u8], i: usize) -> f32 {
+    f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+}
+
 impl StoredMatrix<'_> {
     /// w[n][k] as f32, exactly as stored (widened from bf16 or f16).
     pub fn value(&self, n: usize, k: usize) -> f32 {
         let i = self.offset + n * self.n_stride + k * self.k_stride;
         match self.data {
-            Stored::Bf16(b) => f32::from_bits(u32::from(u16::from_le_bytes([b[2 * i], b[2 * i + 1]])) << 16),
-            Stored::F16(b) => half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32(),
-            Stored::F32Bytes(b) => f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]),
+            Stored::Bf16(b) => bf16_value(bf16_at(b, i)),
+            Stored::F16(b) => f16_at(b, i),
+            Stored::F32Bytes(b) => f32_at(b, i),
             Stored::F32(f) => f[i],
         }
     }
-}
 
-impl StoredMatrix<'_> {
     /// out [nr, K] f32 = outputs n0..n0+nr of w, each row its K inputs, exactly as stored (widened
     /// from bf16 or f16): a panel of a 16-bit matrix in f32, for an f32 product that never holds the
     /// whole matrix in f32. Panics if the outputs are past w's.
     pub fn widen_rows(&self, n0: usize, nr: usize, out: &mut Vec<f32>) {
         assert!(n0 + nr <= self.outputs, "outputs {n0}..{} of {}", n0 + nr, self.outputs);
-        let k = self.inputs;
         out.clear();
-        out.resize(nr * k, 0.0);
+        out.resize(nr * self.inputs, 0.0);
+        // The dtype matched once, not per number: each arm its own loop.
         match self.data {
-            Stored::Bf16(b) => self
-                .widen_with(n0, out, |i| f32::from_bits(u32::from(u16::from_le_bytes([b[2 * i], b[2 * i + 1]])) << 16)),
-            Stored::F16(b) => self.widen_with(n0, out, |i| half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32()),
-            Stored::F32Bytes(b) => {
-                self.widen_with(n0, out, |i| f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
-            }
+            Stored::Bf16(b) => self.widen_with(n0, out, |i| bf16_value(bf16_at(b, i))),
+            Stored::F16(b) => self.widen_with(n0, out, |i| f16_at(b, i)),
+            Stored::F32Bytes(b) => self.widen_with(n0, out, |i| f32_at(b, i)),
             Stored::F32(f) => self.widen_with(n0, out, |i| f[i]),
         }
     }
@@ -116,9 +135,9 @@ fn element(w: &StoredMatrix, n: usize, k: usize) -> u16 {
     }
     let i = w.offset + n * w.n_stride + k * w.k_stride;
     match w.data {
-        Stored::Bf16(b) => u16::from_le_bytes([b[2 * i], b[2 * i + 1]]),
-        Stored::F16(b) => bf16_bits(half::f16::from_le_bytes([b[2 * i], b[2 * i + 1]]).to_f32()),
-        Stored::F32Bytes(b) => bf16_bits(f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])),
+        Stored::Bf16(b) => bf16_at(b, i),
+        Stored::F16(b) => bf16_bits(f16_at(b, i)),
+        Stored::F32Bytes(b) => bf16_bits(f32_at(b, i)),
         Stored::F32(f) => bf16_bits(f[i]),
     }
 }
