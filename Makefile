@@ -11,6 +11,7 @@
 #                  (QUICK=1: a rough smoke run of the same, which make test runs)
 #   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
 #   make bench-checkpoint  tblock eval on a random Qwen2-0.5B-sized bf16 checkpoint: memory, speed, PyTorch
+#   make bench-checkpoint-page  a random GPT-2-small-sized checkpoint in the page: first maps, forward time
 #   make fuzz      fuzz the config.json, weights and training inputs, FUZZ_SECONDS (60) each (nightly)
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
@@ -36,7 +37,7 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training bench-checkpoint fuzz \
+.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training bench-checkpoint bench-checkpoint-page fuzz \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-e2e-firefox test-bench
 
 help:
@@ -46,14 +47,17 @@ setup:
 	$(call stage,'setup: scripts/setup.sh')
 	scripts/setup.sh
 
-# Two builds of the facade: whole (transformer_block*: the bundles inline it, a served page fetches
-# it when a widget runs TinyGPT) and its analytic half alone (analytic*: the analytic model and the
-# worked examples, the first module a served page fetches).
+# Three builds of the facade: whole (transformer_block*: the bundles inline it, a served page fetches
+# it when a widget runs TinyGPT), its analytic half alone (analytic*: the analytic model and the
+# worked examples, the first module a served page fetches), and the checkpoint facade (checkpoint*:
+# a Hugging Face checkpoint with its own tokenizer, fetched by the checkpoint worker when a widget
+# opens one; served pages only).
 wasm:
-	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, and its analytic half)')
+	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, the checkpoint facade)')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features
+	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
 	@ls -l www/pkg/*.wasm
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
@@ -66,6 +70,10 @@ dist: wasm
 	$(call stage,'dist: one-script embedding + offline lesson + npm package into dist/')
 	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
 	node scripts/build-dist.mjs
+	@# The gallery's real checkpoints (gallery/checkpoint.html): two test models beside the page.
+	@for m in llama gpt2; do d=www/gallery/models/tiny-$$m; mkdir -p $$d; \
+	  cp tests/reference/fixtures/checkpoints/$$m/config.json tests/reference/fixtures/checkpoints/$$m/tokenizer.json \
+	    tests/reference/fixtures/checkpoints/$$m/*.safetensors* $$d/; done
 	$(call stage,'dist: the widgets first render into the pages (scripts/prerender.mjs)')
 	node scripts/prerender.mjs
 	cp dist/transformer-block-lesson*.html www/
@@ -126,6 +134,12 @@ bench-checkpoint: setup
 	cargo build --release -p transformer-block --bin tblock
 	node scripts/bench-checkpoint.mjs
 
+# A GPT-2-small-shaped checkpoint in the page (<tb-attention weights-src>, the checkpoint worker) in
+# headless Chromium: its bytes' arrival, the first maps, a forward at ~16 and ~64 tokens.
+bench-checkpoint-page: setup wasm
+	$(call stage,'bench-checkpoint-page: a 124 M checkpoint in the page: first maps / forward time')
+	node scripts/bench-checkpoint-page.mjs
+
 # The fuzz targets in fuzz/ (cargo-fuzz): the config.json import, the safetensors loader, the training
 # inputs. Each runs FUZZ_SECONDS and make stops at the first crash, its input kept in
 # fuzz/artifacts/<target>/. Needs nightly Rust and cargo-fuzz, installed here if missing (never by
@@ -159,6 +173,7 @@ test-clippy:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --test web_checkpoint --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
+	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features checkpoint-facade -- -D warnings
 	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:

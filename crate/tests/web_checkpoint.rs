@@ -7,6 +7,7 @@
 
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
+use transformer_block::checkpoint::arriving::{Arriving, CHECKPOINT_LIMIT};
 use transformer_block::checkpoint::shards::{index_files, Shards};
 use transformer_block::config::ModelConfig;
 use transformer_block::nn::decoder::{Decoder, WeightSource};
@@ -32,18 +33,21 @@ fn llama_shards() -> Vec<(String, Vec<u8>)> {
 }
 
 fn llama_shape() -> DecoderShape {
-    let text = std::str::from_utf8(fixture!("config.json")).unwrap();
+    shape_of(std::str::from_utf8(fixture!("config.json")).unwrap())
+}
+
+/// Shape of the checkpoint whose config.json is `text`.
+fn shape_of(text: &str) -> DecoderShape {
     let config = ModelConfig::from_hf_config_json(text).unwrap();
     DecoderShape::from_config(&config, &serde_json::from_str(text).unwrap()).unwrap()
 }
 
-#[wasm_bindgen_test]
-fn shards_held_in_wasm_memory_give_the_reference_logits() {
-    // tests/reference/make_checkpoints.py's float64 forward pass, on the probe's first positions.
-    let expected: serde_json::Value = serde_json::from_slice(fixture!("expected.json")).unwrap();
+/// `decoder`'s logits on the probe of `expected` (tests/reference/make_checkpoints.py's float64
+/// forward pass, on its first positions), within 1e-4.
+fn gives_the_reference_logits(mut decoder: Decoder<Shards>, expected: &[u8]) {
+    let expected: serde_json::Value = serde_json::from_slice(expected).unwrap();
     let ids: Vec<usize> = serde_json::from_value(expected["probe"]["ids"].clone()).unwrap();
     let want: Vec<Vec<f64>> = serde_json::from_value(expected["probe"]["logits"].clone()).unwrap();
-    let mut decoder = Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()).unwrap()).unwrap();
     let v = decoder.shape.vocab_size;
     let logits = decoder.logits(&ids).unwrap();
     for (p, row) in want.iter().enumerate() {
@@ -52,6 +56,25 @@ fn shards_held_in_wasm_memory_give_the_reference_logits() {
             assert!((got - w).abs() < 1e-4, "position {p}, logit {i}: {got} against {w}");
         }
     }
+}
+
+#[wasm_bindgen_test]
+fn shards_held_in_wasm_memory_give_the_reference_logits() {
+    let decoder = Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()).unwrap()).unwrap();
+    gives_the_reference_logits(decoder, fixture!("expected.json"));
+}
+
+#[wasm_bindgen_test]
+fn gpt2_f32_read_in_place_gives_the_reference_logits() {
+    // GPT-2's Conv1D [in, out] weights, f32: read where they lie, a widened panel at a time.
+    macro_rules! gpt2 {
+        ($file:literal) => {
+            include_bytes!(concat!("../../tests/reference/fixtures/checkpoints/gpt2/", $file))
+        };
+    }
+    let shape = shape_of(std::str::from_utf8(gpt2!("config.json")).unwrap());
+    let shards = Shards::from_buffers(vec![("model.safetensors".into(), gpt2!("model.safetensors").to_vec())]).unwrap();
+    gives_the_reference_logits(Decoder::new(shape, shards).unwrap(), gpt2!("expected.json"));
 }
 
 /// A safetensors file of `header` (JSON) and `data` bytes.
@@ -92,4 +115,53 @@ fn bad_shards_are_refused_with_a_message() {
     // An index that names a path, or no map at all.
     assert!(index_files(r#"{"weight_map": {"a": "../x.safetensors"}}"#).is_err());
     assert!(index_files("[]").is_err());
+}
+
+/// The shards as a page's worker streams them: in pieces of `piece` bytes, each file's size given
+/// (a server's Content-Length) or not.
+fn arrived(piece: usize, sized: bool) -> Result<Shards, String> {
+    let mut arriving = Arriving::new();
+    for (name, bytes) in llama_shards() {
+        arriving.begin(&name, sized.then_some(bytes.len() as u64)).map_err(|e| e.to_string())?;
+        for p in bytes.chunks(piece) {
+            arriving.push(p).map_err(|e| e.to_string())?;
+        }
+        arriving.end().map_err(|e| e.to_string())?;
+    }
+    arriving.finish().map_err(|e| e.to_string())
+}
+
+#[wasm_bindgen_test]
+fn shards_streamed_in_pieces_give_the_same_logits() {
+    let ids = [1, 5, 9, 2];
+    let whole =
+        Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()).unwrap()).unwrap().logits(&ids).unwrap();
+    for (piece, sized) in [(1 << 16, true), (7, false), (4096, false)] {
+        let shards = arrived(piece, sized).unwrap();
+        let logits = Decoder::new(llama_shape(), shards).unwrap().logits(&ids).unwrap();
+        assert_eq!(logits, whole, "pieces of {piece} bytes");
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_loader_refuses_what_does_not_fit_or_does_not_add_up() {
+    let shards = llama_shards();
+    let (name, bytes) = &shards[0];
+    // Over the page's limit: refused on the size alone, before a byte is held.
+    let mut arriving = Arriving::new();
+    let e = arriving.begin(name, Some(CHECKPOINT_LIMIT + 1)).unwrap_err().to_string();
+    assert!(e.contains("at most 2,147,483,648 bytes") && e.contains("tblock inspect"), "{e}");
+    // Cut short: the header says more than came.
+    let mut arriving = Arriving::new();
+    arriving.begin(name, None).unwrap();
+    arriving.push(&bytes[..bytes.len() - 10]).unwrap();
+    let e = arriving.end().unwrap_err().to_string();
+    assert!(e.contains("cut short") && e.contains(name), "{e}");
+    // A length that is not the header's.
+    let mut arriving = Arriving::new();
+    arriving.begin(name, Some(bytes.len() as u64 + 3)).unwrap();
+    let e = arriving.push(bytes).unwrap_err().to_string();
+    assert!(e.contains("its header says"), "{e}");
+    // A piece before its file began.
+    assert!(Arriving::new().push(&bytes[..8]).is_err());
 }

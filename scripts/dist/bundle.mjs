@@ -132,6 +132,39 @@ function inlineWorker(workerSource) {
   };
 }
 
+/**
+ * esbuild plugin: what runs a real checkpoint stays out of the bundles. Its worker fetches its own
+ * wasm (www/pkg/checkpoint*, with the tokenizer: 0.8 MB gzipped) from beside it; a one-script
+ * bundle or the offline lesson has nothing beside it. So www/src/elements/checkpoint-attention.js
+ * becomes a stand-in that names the problem (the widget then runs TinyGPT, as for any checkpoint it
+ * cannot open), and the checkpoint client, its worker and the real model's view are not bundled.
+ */
+const servedOnly = {
+  name: 'served-only',
+  setup(build) {
+    const served = join(SRC, 'elements', 'checkpoint-attention.js');
+    build.onResolve({ filter: /(^|\/)checkpoint-attention\.js$/ }, (args) => {
+      if (resolve(args.resolveDir, args.path) !== served) return undefined;
+      return { path: served, namespace: 'served-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'served-only' }, () => ({
+      loader: 'js',
+      contents: `
+        export const CHECKPOINT_ATTENTION_CSS = '';
+        export function checkpointAttention(element) {
+          return {
+            leave() {},
+            render() {
+              element.warn(element.t('checkpoint.servedOnly'));
+              return null;
+            },
+          };
+        }
+      `,
+    }));
+  },
+};
+
 /** The training worker as one classic script (glue and loop; the wasm comes from the page). */
 async function workerBundle() {
   const result = await esbuild.build({
@@ -202,7 +235,7 @@ let worker; // the training worker's source, built once per run of this script
 
 export async function build(options) {
   worker ??= await workerBundle();
-  const plugins = [inlineWasm, inlineWorker(worker), ...(options.plugins ?? [])];
+  const plugins = [inlineWasm, inlineWorker(worker), servedOnly, ...(options.plugins ?? [])];
   return esbuild.build({ ...COMMON, ...options, plugins });
 }
 

@@ -151,6 +151,9 @@ test('weights-src: a download under way can be cancelled, and the widgets run th
   const problems = await openPage(page, '/gallery/index.html');
   let asked = 0;
   // The weights never arrive (a slow or stalled server): only the reader's Cancel ends the wait.
+  // The folder's config.json comes (it is read first, to tell a model `tblock train` wrote from a
+  // Hugging Face checkpoint).
+  await page.route('**/course/slow/config.json', (route) => route.fulfill({ body: readFileSync(new URL('config.json', FIXTURE)), contentType: 'application/json' }));
   await page.route('**/course/slow/model.safetensors', () => {
     asked++;
   });

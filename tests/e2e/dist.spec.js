@@ -34,8 +34,10 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // French and Chinese catalogs from beside the script, on need, would take them out again.) Every
 // widget translated, and the library's messages as data: 397.3 KB, so 400 KB. The inlined wasm packed
 // with xz instead of zopfli's gzip (issue 18): 367.6 KB, so 370 KB; results handed to JavaScript as JSON
-// text (serde_json and JSON.parse, not serde-wasm-bindgen): 363.6 KB, so 366 KB.
-const BUDGET_GZIP = 366 * 1024;
+// text (serde_json and JSON.parse, not serde-wasm-bindgen): 363.6 KB, so 366 KB; with the messages
+// of a real checkpoint in every catalog (issue 35: a weights-src folder that names one is refused
+// with them; the engine itself stays out of the bundles), 366.1 KB, so 368 KB.
+const BUDGET_GZIP = 368 * 1024;
 // The offline lesson carries every widget's first render since issue 18's prerender (declarative
 // shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
 // 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
@@ -47,13 +49,15 @@ const BUDGET_GZIP = 366 * 1024;
 // so 390 KB (388.4 KB once tb-masks' grids are drawn whole at 16 tokens). Charts fitted to the
 // width they get (issue 33: the chart frame's stylesheet in each of the six chart widgets' own, 0.6
 // KB of the gzip, and the tick labels and wordings a narrow box hides, 0.3 KB): 390.1 KB, so 392 KB;
-// 390.3 KB with tb-moe's bars in the frame and the diagrams drawn for a 320 px phone.
-const LESSON_BUDGET_GZIP = 392 * 1024;
+// 390.3 KB with tb-moe's bars in the frame and the diagrams drawn for a 320 px phone; 391.9 KB with a
+// real checkpoint's messages (issue 35), so 394 KB.
+const LESSON_BUDGET_GZIP = 394 * 1024;
 // The French edition (issue 20; French is longer than English, and its file carries the French
 // catalog beside the English one it falls back to): 415.8 KB with the xz-packed wasm, so 420 KB;
-// results as JSON text: 411.4 KB, so 414 KB; 413.4 KB with the charts fitted to their width (issue 33).
+// results as JSON text: 411.4 KB, so 414 KB; 413.4 KB with the charts fitted to their width (issue 33);
+// 415.5 KB with a real checkpoint's messages (issue 35), so 416 KB.
 const LESSON_FR = `${DIST}transformer-block-lesson-fr.html`;
-const LESSON_FR_BUDGET_GZIP = 414 * 1024;
+const LESSON_FR_BUDGET_GZIP = 416 * 1024;
 // The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
 const SERVED_LESSON = `${DIST}site/index.html`;

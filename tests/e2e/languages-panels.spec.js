@@ -81,7 +81,10 @@ test('in French: a weights-src download cancelled, "Your checkpoint…", and why
       throw new DOMException('refused for the test', 'SecurityError');
     };
   });
-  await p.route('**/course/slow/model.safetensors', () => {}); // never answers: only Cancel ends the wait
+  // The folder's config.json comes (read first: a model tblock train wrote, not a Hugging Face
+  // checkpoint); its weights never answer: only Cancel ends the wait.
+  await p.route('**/course/slow/config.json', (route) => route.fulfill({ body: readFileSync(new URL('config.json', FIXTURE)), contentType: 'application/json' }));
+  await p.route('**/course/slow/model.safetensors', () => {});
   const problems = await open(p, 'fr', '<tb-ablation model="shipped" weights-src="/course/slow/"></tb-ablation>', 'tb-ablation');
   const w = p.locator('tb-ablation');
   await expect(w.getByRole('status')).toHaveText('Chargement du modèle depuis /course/slow/…');

@@ -968,7 +968,27 @@ export type CatalogKey =
   | 'lib.kvHeadsServe'
   | 'lib.expertsPerToken'
   | 'lib.kPastExperts'
-  | 'lib.pageModelSize';
+  | 'lib.pageModelSize'
+  | 'checkpoint.servedOnly'
+  | 'checkpoint.noWorker'
+  | 'checkpoint.cancelled'
+  | 'checkpoint.fileTooLarge'
+  | 'checkpoint.noWeights'
+  | 'checkpoint.notInThisWidget'
+  | 'checkpoint.unusable'
+  | 'checkpoint.textHelp'
+  | 'checkpoint.blockLabel'
+  | 'checkpoint.modelNote'
+  | 'checkpoint.tokens'
+  | 'checkpoint.tokenTitle'
+  | 'checkpoint.tokenCount'
+  | 'checkpoint.summary'
+  | 'checkpoint.queryNote'
+  | 'checkpoint.tablesSummary'
+  | 'checkpoint.nextTitle'
+  | 'checkpoint.nextToken'
+  | 'checkpoint.reading'
+  | 'checkpoint.stale';
 
 /** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */
 export type CatalogText = string | { other: string; zero?: string; one?: string; two?: string; few?: string; many?: string };

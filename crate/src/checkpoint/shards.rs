@@ -102,6 +102,13 @@ pub fn index_files(text: &str) -> Result<Vec<String>> {
     Ok(files)
 }
 
+/// What `model.safetensors.index.json` (read as `text`) gives as its tensors' total bytes
+/// ("metadata": {"total_size": n}), if it says.
+pub fn index_total_size(text: &str) -> Option<u64> {
+    let json: serde_json::Value = serde_json::from_str(text).ok()?;
+    json.get("metadata")?.get("total_size")?.as_u64()
+}
+
 impl Shards {
     /// The tensors of shard files held in memory, each (its file name, its bytes): what a page's
     /// worker streamed in. The same checks as [`Shards::open`]'s, on every target.

@@ -1,7 +1,10 @@
 //! A checkpoint's own tokenizer: the directory's `tokenizer.json`, read by Hugging Face's
 //! `tokenizers` crate (the library transformers itself uses), so the ids are the model's ids.
-//! Text is encoded as it is, without the special tokens a chat template would add.
+//! Text is encoded as it is, without the special tokens a chat template would add. Natively it is
+//! read from the checkpoint's directory; in the page, from the bytes the checkpoint worker fetched
+//! (the library's wasm build: fancy-regex rather than onig).
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
 use crate::error::{clip_to, Error, Result};
@@ -12,6 +15,7 @@ pub struct TextTokenizer {
 
 impl TextTokenizer {
     /// The tokenizer in `dir`/tokenizer.json.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: &Path) -> Result<TextTokenizer> {
         let path = dir.join("tokenizer.json");
         if !path.exists() {
@@ -20,7 +24,14 @@ impl TextTokenizer {
                 "it has no tokenizer.json (the checkpoint's tokenizer, as the hub stores it)",
             ));
         }
-        let inner = tokenizers::Tokenizer::from_file(&path).map_err(|e| {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::parse(path.display().to_string(), format!("cannot be read ({e})")))?;
+        TextTokenizer::from_json(&bytes)
+    }
+
+    /// The tokenizer whose tokenizer.json holds `bytes`.
+    pub fn from_json(bytes: &[u8]) -> Result<TextTokenizer> {
+        let inner = tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| {
             Error::parse(
                 "tokenizer.json",
                 format!("it is not a tokenizer the tokenizers library reads ({})", clip_to(&e.to_string(), 120)),

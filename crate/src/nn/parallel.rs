@@ -11,7 +11,6 @@
 
 use super::gqa_attention::{gqa_attention, GqaShape};
 use tb_kernels::linear::linear_forward;
-#[cfg(not(target_arch = "wasm32"))]
 use tb_kernels::product::Stored;
 use tb_kernels::product::{one_thread, product_bf16, BfRows, Isa, StoredMatrix};
 
@@ -83,9 +82,64 @@ pub fn product_on(isa: Isa, threads: usize, out: &mut [f32], rows: &BfRows, w: &
     product_bf16(isa, out, rows, w, bias, tasks, &one_thread);
 }
 
-/// Numbers of a 16-bit matrix widened to f32 at once by [`stored_forward_on`]: 4 MiB, a panel of
-/// outputs (Qwen2-0.5B's 4,864 x 896 feed-forward in five), where widening a block whole held 60 MiB.
-pub const WIDENED_PANEL: usize = 1 << 20;
+/// Numbers of a 16-bit matrix widened to f32 at once by [`stored_forward_on`]: natively 4 MiB, a
+/// panel of outputs (Qwen2-0.5B's 4,864 x 896 feed-forward in five), where widening a block whole
+/// held 60 MiB; in wasm 128 KiB, so the panel stays in cache while every row of the input reads it.
+pub const WIDENED_PANEL: usize = if cfg!(target_arch = "wasm32") { 32 * 1024 } else { 1 << 20 };
+
+/// The rows N both `out` [N, w.outputs] and `inp` [N, w.inputs] hold; panics unless w's elements lie
+/// in its data and the bias covers its outputs (what both [`stored_forward_on`]s check first).
+fn stored_rows(out: &[f32], inp: &[f32], w: &StoredMatrix, bias: Option<&[f32]>) -> usize {
+    assert!(w.fits(), "stored_forward_on: w's elements lie outside its data");
+    assert!(bias.is_none_or(|b| b.len() >= w.outputs), "stored_forward_on: bias too short");
+    out.len().checked_div(w.outputs).unwrap_or(0).min(inp.len().checked_div(w.inputs).unwrap_or(usize::MAX))
+}
+
+/// In wasm, out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias with the kernels' linear_forward
+/// (SIMD128), w read where it is stored: an f32 file's nn.Linear rows as they are; anything else
+/// (bf16, f16, GPT-2's Conv1D [in, out]) widened and turned to [out, in] a panel of outputs at a time
+/// into `widened`, never whole. Each output's sum is the one linear_forward gives on a copy of the
+/// whole matrix, bit for bit. One thread (`threads` is for the native signature).
+#[cfg(target_arch = "wasm32")]
+pub fn stored_forward_on(
+    threads: usize,
+    out: &mut [f32],
+    inp: &[f32],
+    w: &StoredMatrix,
+    bias: Option<&[f32]>,
+    widened: &mut Vec<f32>,
+) {
+    let _ = threads;
+    let (k, n) = (w.inputs, w.outputs);
+    let rows = stored_rows(out, inp, w, bias);
+    if rows == 0 || n == 0 {
+        return;
+    }
+    if let Stored::F32(data) = w.data {
+        if w.k_stride == 1 && w.n_stride == k {
+            return linear_forward(
+                &mut out[..rows * n],
+                &inp[..rows * k],
+                &data[w.offset..w.offset + n * k],
+                bias,
+                k,
+                n,
+            );
+        }
+    }
+    let panel = (WIDENED_PANEL / k.max(1)).clamp(1, n);
+    let mut part = Vec::new();
+    for n0 in (0..n).step_by(panel) {
+        let nr = panel.min(n - n0);
+        w.widen_rows(n0, nr, widened);
+        part.clear();
+        part.resize(rows * nr, 0.0);
+        linear_forward(&mut part, &inp[..rows * k], widened, bias.map(|b| &b[n0..n0 + nr]), k, nr);
+        for (r, row) in part.chunks_exact(nr).enumerate() {
+            out[r * n + n0..r * n + n0 + nr].copy_from_slice(row);
+        }
+    }
+}
 
 /// out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias in f32 with faer, on `threads` threads, w read
 /// where it is stored: an f32 checkpoint's mapped bytes, nn.Linear's [out, in] or GPT-2's Conv1D
@@ -103,11 +157,9 @@ pub fn stored_forward_on(
 ) {
     use faer::MatRef;
     let (k, n) = (w.inputs, w.outputs);
-    let rows = out.len().checked_div(n).unwrap_or(0).min(inp.len().checked_div(k).unwrap_or(usize::MAX));
+    let rows = stored_rows(out, inp, w, bias);
     let threads = if rows * k * n < MIN_PARALLEL_WORK { 1 } else { threads.max(1) };
     let (out, inp) = (&mut out[..rows * n], &inp[..rows * k]);
-    assert!(w.fits(), "stored_forward_on: w's elements lie outside its data");
-    assert!(bias.is_none_or(|b| b.len() >= n), "stored_forward_on: bias too short");
     if rows == 0 || n == 0 {
         return;
     }

@@ -1,7 +1,9 @@
 //! The WebAssembly facade: the only module with `#[wasm_bindgen]`, a file a concern (analytic, the
 //! worked examples and the model report; training; timing; the character model; inspecting it).
 //! All but the first make the TinyGPT half (feature `tinygpt-facade`, on by default): `make wasm`
-//! also builds the facade without it, the small module a page fetches first.
+//! also builds the facade without it, the small module a page fetches first, and a third time with
+//! the checkpoint facade instead (feature `checkpoint-facade`): a real checkpoint in the page's
+//! checkpoint worker, with its own tokenizer.
 //! Thin by design: it reads what
 //! JavaScript passes, calls the library, and returns plain objects (field names as in Rust).
 //! Every library error becomes a JavaScript `Error` (the `?` below, through `From<Error> for
@@ -104,6 +106,8 @@ fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> crate::messages::P
 mod analytic;
 #[cfg(feature = "tinygpt-facade")]
 mod char_model;
+#[cfg(feature = "checkpoint-facade")]
+mod checkpoint;
 #[cfg(feature = "tinygpt-facade")]
 mod inspect;
 #[cfg(feature = "tinygpt-facade")]
@@ -116,6 +120,8 @@ mod training;
 pub use analytic::*;
 #[cfg(feature = "tinygpt-facade")]
 pub use char_model::*;
+#[cfg(feature = "checkpoint-facade")]
+pub use checkpoint::*;
 #[cfg(feature = "tinygpt-facade")]
 pub use timing::*;
 #[cfg(feature = "tinygpt-facade")]

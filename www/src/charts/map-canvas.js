@@ -107,17 +107,20 @@ function canvasOf(attrs) {
   const dpr = () => globalThis.devicePixelRatio || 1;
   return {
     canvas,
+    /** Sized to `w` × `h` CSS px (if that changed), painted or not: its box never waits on a paint. */
+    resize(w, h) {
+      const key = `${w}x${h}x${dpr()}`;
+      if (key === sized) return;
+      sized = key;
+      canvas.width = Math.round(w * dpr());
+      canvas.height = Math.round(h * dpr());
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+    },
     /** The 2D context, cleared, its units CSS px (resized first if `w` × `h` changed). */
     context(w, h) {
-      const key = `${w}x${h}x${dpr()}`;
       ctx ??= canvas.getContext('2d');
-      if (key !== sized) {
-        sized = key;
-        canvas.width = Math.round(w * dpr());
-        canvas.height = Math.round(h * dpr());
-        canvas.style.width = `${w}px`;
-        canvas.style.height = `${h}px`;
-      }
+      this.resize(w, h);
       ctx.setTransform(dpr(), 0, 0, dpr(), 0, 0);
       ctx.clearRect(0, 0, w, h);
       return ctx;
@@ -156,8 +159,10 @@ function watch(canvas) {
 /**
  * A canvas drawn from a spec by `paint(spec, palette)`, drawn again when the colour scheme changes:
  * { canvas, draw(spec), redraw() }. Whoever draws holds it (the colour-scheme list holds it weakly).
+ * `sized(spec)` sizes it for the spec at once, whether or not it is painted now (one off screen is
+ * painted when it scrolls into view), so its box is the same whenever it is read.
  */
-function redrawable(canvas, paint) {
+function redrawable(canvas, paint, sized = () => {}) {
   let palette = null;
   let last = null;
   const now = () => {
@@ -166,6 +171,7 @@ function redrawable(canvas, paint) {
   };
   const draw = (spec) => {
     last = spec;
+    sized(spec);
     if (!canvas.isConnected) return queueMicrotask(() => canvas.isConnected && last === spec && draw(spec));
     if (offScreen.has(canvas)) return stale.set(canvas, now);
     stale.delete(canvas);
@@ -192,12 +198,15 @@ function redrawable(canvas, paint) {
  */
 export function mapCanvas(attrs) {
   const c = canvasOf(attrs);
+  const box = ({ texts, cell, gutter, context }) => {
+    const side = Math.max(context, texts.length) * cell;
+    return [gutter.left + side, gutter.top + side];
+  };
   return redrawable(
     c.canvas,
     (spec, palette) => {
       const { texts, cell, gutter } = spec;
-      const side = Math.max(spec.context, texts.length) * cell;
-      const ctx = c.context(gutter.left + side, gutter.top + side);
+      const ctx = c.context(...box(spec));
       const images = labels(texts, cell, gutter, palette, c.dpr());
       ctx.drawImage(images.cols.canvas, gutter.left, 0, texts.length * cell, gutter.top);
       ctx.drawImage(images.rows.canvas, 0, gutter.top, gutter.left, texts.length * cell);
@@ -230,6 +239,7 @@ export function mapCanvas(attrs) {
         ctx.strokeRect(0.75, spec.row * cell + 0.75, n - 1.5, cell - 1.5);
       }
     },
+    (spec) => c.resize(...box(spec)),
   );
 }
 
@@ -240,12 +250,13 @@ export function mapCanvas(attrs) {
 export function stripCanvas(attrs) {
   const c = canvasOf(attrs);
   const BAR = 4;
+  const box = ({ texts, cell, gutter, context }) => [Math.max(context, texts.length) * cell, gutter.top + BAR + 1];
   return redrawable(
     c.canvas,
     (spec, palette) => {
       const { texts, cell } = spec;
       const gutter = spec.gutter; // the maps' own, so the strips draw from the same images
-      const ctx = c.context(Math.max(spec.context, texts.length) * cell, gutter.top + BAR + 1);
+      const ctx = c.context(...box(spec));
       const images = labels(texts, cell, gutter, palette, c.dpr());
       const visible = spec.bars.findLastIndex((b) => b !== null) + 1;
       const r = c.dpr();
@@ -265,5 +276,6 @@ export function stripCanvas(attrs) {
         ctx.strokeRect(spec.marked * cell + 0.5, 0.5, cell - 1, gutter.top + BAR);
       }
     },
+    (spec) => c.resize(...box(spec)),
   );
 }

@@ -11,24 +11,32 @@ import { translator } from '../i18n.js';
 
 /** One head's table from a result of CharModel.attention, in the language of `t`. */
 export function weightTable(r, block, head, t = translator('en')) {
-  const { locale } = t;
   const n = r.ids.length;
-  const offset = (block * r.heads + head) * n * n;
-  const name = (k) => `${k + 1} ${showChar(r.symbols[k])}`;
+  return headTable({ labels: r.symbols.map(showChar), data: r.weights.data, offset: (block * r.heads + head) * n * n, block, head }, t);
+}
+
+/**
+ * The table of one head's weights: `labels` the positions' texts, `data` from `offset` the head's
+ * [T, T] weights (row q query q's over the keys); captioned "Block B, head H".
+ */
+export function headTable({ labels, data, offset, block, head }, t = translator('en')) {
+  const { locale } = t;
+  const n = labels.length;
+  const name = (k) => `${k + 1} ${labels[k]}`;
   const table = h(
     'table',
     { class: 'weights-table', dataset: { block, head } },
     h('caption', {}, t('attention.headTitle', { block, head })),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('attention.queryKey')), r.symbols.map((_, k) => h('th', { scope: 'col' }, name(k))))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('attention.queryKey')), labels.map((_, k) => h('th', { scope: 'col' }, name(k))))),
     h(
       'tbody',
       {},
-      r.symbols.map((_, q) =>
+      labels.map((_, q) =>
         h(
           'tr',
           {},
           h('th', { scope: 'row' }, name(q)),
-          r.symbols.map((_, k) => h('td', { class: 'num' }, k <= q ? formatFixed(r.weights.data[offset + q * n + k], 3, locale) : '')),
+          labels.map((_, k) => h('td', { class: 'num' }, k <= q ? formatFixed(data[offset + q * n + k], 3, locale) : '')),
         ),
       ),
     ),

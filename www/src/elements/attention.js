@@ -7,9 +7,12 @@
 //
 // The model switch: the shipped model (2 blocks of width 32, default), the six-block one, the
 // untrained model of a seed (near-uniform attention before training), the model a reader trained on
-// this page, the reader's checkpoint, or the author's own files (weights-src).
+// this page, the reader's checkpoint, or the author's own files (weights-src). A weights-src folder
+// holding a Hugging Face checkpoint (GPT-2, Llama, Mistral, Qwen2) is shown as the real model it is
+// (checkpoint-attention.js), its tokens cut by its own tokenizer.
 //
-// Attributes: text (1 to 16 characters, default "the residual"), model (shipped | six-blocks |
+// Attributes: text (1 to 16 characters, default "the residual"; a real model's: up to 64 tokens),
+// model (shipped | six-blocks |
 // untrained), seed (the untrained model's seed, a whole number, default 0), weights-src.
 //
 // A text the model cannot read (empty, past its 16 positions) gets the library's message; the maps
@@ -26,6 +29,7 @@ import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
 import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
+import { CHECKPOINT_ATTENTION_CSS, checkpointAttention } from './checkpoint-attention.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
 import { formatInteger } from '../format.js';
 import { translator } from '../i18n.js';
@@ -33,7 +37,7 @@ import { translator } from '../i18n.js';
 const DEFAULT_TEXT = 'the residual';
 const MODELS = ['shipped', 'six-blocks', 'untrained'];
 
-const attentionSheet = sheet(ATTENTION_CSS);
+const attentionSheet = sheet(ATTENTION_CSS + CHECKPOINT_ATTENTION_CSS);
 
 class TbAttention extends TbElement {
   static observedAttributes = ['text', 'model', 'seed', 'weights-src'];
@@ -43,8 +47,10 @@ class TbAttention extends TbElement {
   #model = null;
   #off = null;
   #pick = this.hold(new ModelPick(['model', 'seed', 'weights-src']));
+  #real = checkpointAttention(this);
 
   release() {
+    this.#real.leave();
     this.#off?.();
     this.#off = null;
     this.#model?.free();
@@ -73,8 +79,14 @@ class TbAttention extends TbElement {
   render(lib) {
     const { t, locale } = this;
     const seed = this.#seed(lib);
-    const start = startingModel(this, lib, () => this.#modelAttr());
+    let start = startingModel(this, lib, () => this.#modelAttr(), { checkpoints: true });
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    if (!start.checkpoint) this.#real.leave();
+    if (start.checkpoint) {
+      const nodes = this.#real.render(start.checkpoint);
+      if (nodes) return this.shadowRoot.replaceChildren(...nodes);
+      start = { source: this.#modelAttr(), page: null };
+    }
     const { page } = start;
 
     const textId = `${this.uid}-text`;

@@ -3,8 +3,12 @@
 // model.safetensors; config.json and vocab.json are read from beside it. Each URL is fetched once
 // for the page, with its progress, and shared by every widget that names it.
 //
-//   const load = pageCheckpoint(src, limit, onChange, t)    // limit: CharModel.checkpoint_limit()
+//   const load = pageCheckpoint(src, limit, onChange, t, kindOf)    // limit: CharModel.checkpoint_limit()
 //     { state: 'loading' }  |  { state: 'ready', files }  |  { state: 'error', message }
+//   kindOf(config text) -> 'tiny-gpt' | 'checkpoint' (the library's config_kind): a folder whose
+//   config.json is a Hugging Face checkpoint's is not fetched here but given as
+//   files = { kind: 'checkpoint', name, href } for the checkpoint worker (../checkpoint/client.js);
+//   so is a sharded checkpoint's model.safetensors.index.json (href: the index's URL)
 //   onChange() runs when it is loaded or fails (the widget re-renders); `message` is worded by `t`,
 //   the widget's translator
 //   loadingView(load, src, t)   // what a widget shows meanwhile: a sentence, a progress bar and Cancel
@@ -20,13 +24,18 @@ import { fetchSameSite, siteUrl } from './read-stream.js';
 import { problemText, wordedError } from './worded.js';
 import { CONFIG_LIMIT } from './your-model.js';
 
+// A sharded Hugging Face checkpoint's index: weights-src may name it rather than its folder, which
+// spares the folder's model.safetensors being asked for first (and answering 404).
+const INDEX = /\/model\.safetensors\.index\.json$/i;
+
 // URL -> { state, files | problem(t), waiting: Set of callbacks, bars: Set of <progress>, abort }
 const loads = new Map();
 
 /** The checkpoint at `src` (weights of at most `limit` bytes): loaded, loading or failed. */
-export function pageCheckpoint(src, limit, onChange, t = translator('en')) {
+export function pageCheckpoint(src, limit, onChange, t = translator('en'), kindOf = null) {
   const base = siteUrl(src);
-  if (!base || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname))) {
+  const index = INDEX.test(base?.pathname ?? '');
+  if (!base || !(base.pathname.endsWith('/') || /\.safetensors$/i.test(base.pathname) || index)) {
     return { state: 'error', message: t('panels.weightsNotModel', { src: clipText(src) }) };
   }
   const weightsUrl = base.pathname.endsWith('/') ? new URL('model.safetensors', base) : base;
@@ -35,7 +44,10 @@ export function pageCheckpoint(src, limit, onChange, t = translator('en')) {
   if (!load) {
     load = { state: 'loading', waiting: new Set(), bars: new Set(), abort: new AbortController() };
     loads.set(key, load);
-    fetchFiles(weightsUrl, limit, load).then(
+    const folder = base.pathname.endsWith('/');
+    (index ? Promise.resolve(checkpointFiles(base)) : folder && kindOf ? checkpointFolder(base, load, kindOf) : Promise.resolve(null))
+      .then((checkpoint) => checkpoint ?? fetchFiles(weightsUrl, limit, load))
+      .then(
       (files) => Object.assign(load, { state: 'ready', files }),
       (err) =>
         Object.assign(load, {
@@ -68,6 +80,28 @@ export function pageCheckpoint(src, limit, onChange, t = translator('en')) {
   };
 }
 
+/**
+ * The folder `base` as a Hugging Face checkpoint ({ kind: 'checkpoint', name, href }) when its
+ * config.json says it is one; null otherwise, or when there is no config.json to read (the
+ * character model's download then says what is missing, as it always has).
+ */
+async function checkpointFolder(base, load, kindOf) {
+  let text;
+  try {
+    const bytes = await fetchSameSite(new URL('config.json', base), { limit: CONFIG_LIMIT, tooLarge: () => new Error('too large'), signal: load.abort.signal });
+    text = new TextDecoder().decode(bytes);
+  } catch {
+    return null;
+  }
+  return kindOf(text) === 'checkpoint' ? checkpointFiles(base) : null;
+}
+
+/** A Hugging Face checkpoint for the checkpoint worker: its folder's URL, or its index's. */
+function checkpointFiles(url) {
+  const name = url.pathname.split('/').at(-2);
+  return { kind: 'checkpoint', name: name || url.host, href: url.href };
+}
+
 async function fetchFiles(weightsUrl, limit, load) {
   const { signal } = load.abort;
   const weights = await fetchSameSite(weightsUrl, {
@@ -97,12 +131,16 @@ async function fetchFiles(weightsUrl, limit, load) {
 }
 
 /**
- * What a widget shows while its checkpoint loads: where from, a bar that follows the bytes, and a
- * button that cancels the download (for every widget waiting on it); in the language of `t`.
+ * What a widget shows while its checkpoint loads (this module's load, or a checkpoint worker's):
+ * where from, a bar that follows the bytes, and a button that cancels the download (for every
+ * widget waiting on it); in the language of `t`.
  */
 export function loadingView(load, src, t = translator('en')) {
   const bar = h('progress', { 'aria-label': t('panels.loadingModel') });
+  // A checkpoint worker's load (../checkpoint/client.js) says how far it is and cancels itself.
+  if (load.read) Object.assign(bar, { max: load.total || load.read, value: load.read });
   load.bars.add(bar);
-  const cancel = h('button', { type: 'button', class: 'cancel-download', onclick: () => load.abort?.abort() }, t('panels.cancelDownload'));
+  const stop = () => (load.cancel ? load.cancel() : load.abort?.abort());
+  const cancel = h('button', { type: 'button', class: 'cancel-download', onclick: stop }, t('panels.cancelDownload'));
   return [h('p', { class: 'loading', role: 'status' }, t('panels.loadingFrom', { src: clipText(src, 60) })), bar, cancel];
 }

@@ -12,9 +12,9 @@ use tb_kernels::product::{KC, NR};
 /// Bytes a window of T positions holds, by what holds them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Footprint {
-    /// One block's matrices widened to f32 where the products cannot read them in place (wasm);
-    /// natively a panel of a 16-bit matrix widened for the f32 products, and 0 for an f32 file or
-    /// the bf16 products.
+    /// One block's matrices widened to f32 where the products cannot read them in place; else a
+    /// panel of a 16-bit matrix widened for the f32 products, and 0 for an f32 file or the bf16
+    /// products.
     pub block_copy: u64,
     /// The activations of one block ([T, width] buffers), attention's scratch and the products' panels.
     pub activations: u64,

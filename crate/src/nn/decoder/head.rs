@@ -6,7 +6,6 @@ use std::ops::Range;
 use super::matrices::as_f32;
 use super::{sized, Decoder, StreamWatcher, WeightSource};
 use crate::error::{Error, Result};
-#[cfg(not(target_arch = "wasm32"))]
 use crate::nn::parallel::stored_forward_on;
 use crate::nn::parallel::{linear_forward_on, product_on, Compute};
 use tb_kernels::product::{max_exp_sum, Stored, StoredMatrix};
@@ -42,7 +41,6 @@ impl<W: WeightSource> Decoder<W> {
             };
             match in_place {
                 _ if bf16 => product_on(self.isa, self.threads, logits, &a.rounded, &m, None),
-                #[cfg(not(target_arch = "wasm32"))]
                 Some(_) => stored_forward_on(self.threads, logits, &a.normed, &m, None, a.widened.get_mut()),
                 _ => linear_forward_on(self.kernel, self.threads, logits, &a.normed, &a.head_rows, None, d, n),
             }

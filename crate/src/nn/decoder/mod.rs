@@ -23,7 +23,6 @@ use matrices::Matrices;
 
 use super::decoder_shape::{DecoderShape, Layout};
 use super::gqa_attention::GqaShape;
-#[cfg(not(target_arch = "wasm32"))]
 use super::parallel::stored_forward_on;
 use super::parallel::{attention_on, linear_forward_on, product_on, threads, Compute, Kernel};
 use super::rms_norm::rms_norm_forward;
@@ -58,8 +57,8 @@ struct Activations {
     logits: Vec<f32>,
     /// A layer's input rounded to bf16 (the bf16 products).
     rounded: BfRows,
-    /// A panel of a 16-bit matrix widened to f32 (the f32 products on a bf16 or f16 file, natively).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// A panel of a 16-bit matrix widened to f32 (the f32 products on a bf16 or f16 file, and in
+    /// wasm on GPT-2's Conv1D too).
     widened: std::cell::RefCell<Vec<f32>>,
     /// The intact stream entering the block an ablation changes, [T, d].
     entering: Vec<f32>,
@@ -182,12 +181,13 @@ impl<W: WeightSource> Decoder<W> {
     }
 
     /// Whether the products read the blocks' matrices in place (so a block is never copied): the
-    /// bf16 products any dtype's, faer's f32 product too (an f32 file's as it is, 16-bit numbers a
-    /// widened panel at a time); in wasm the f32 products read the block's f32 copy.
+    /// bf16 products any dtype's, the f32 products too (natively faer on an f32 file's as it is; in
+    /// wasm the kernels' product on nn.Linear's f32 rows; other numbers a widened panel at a time).
     fn reads_in_place(&self) -> bool {
         match self.compute {
             Compute::Bf16 => self.in_place,
-            Compute::F32 => self.in_place && self.kernel == Kernel::Blocked && cfg!(not(target_arch = "wasm32")),
+            // In wasm the kernels' product reads them in place too, a widened panel at a time.
+            Compute::F32 => self.in_place && (self.kernel == Kernel::Blocked || cfg!(target_arch = "wasm32")),
         }
     }
 
@@ -328,7 +328,6 @@ impl<W: WeightSource> Decoder<W> {
         // out = inp · weightᵀ + bias on the decoder's threads: in bf16 the bf16 products on inp rounded;
         // in f32 faer on the matrix in place, or the decoder's kernel on the f32 copy.
         let (kernel, threads, isa) = (self.kernel, self.threads, self.isa);
-        #[cfg(not(target_arch = "wasm32"))]
         let widened = &a.widened;
         let linear = |out: &mut [f32],
                       inp: &[f32],
@@ -339,7 +338,6 @@ impl<W: WeightSource> Decoder<W> {
                       c_in,
                       c_out| match m {
             Some(m) if bf16 => product_on(isa, threads, out, rounded, m, bias),
-            #[cfg(not(target_arch = "wasm32"))]
             Some(m) => stored_forward_on(threads, out, inp, m, bias, &mut widened.borrow_mut()),
             _ => linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out),
         };

@@ -24,6 +24,7 @@ import train from './train.js';
 import panels from './panels.js';
 import examples from './examples.js';
 import library from './library.js';
+import checkpoint from './checkpoint.js';
 
 export default {
   ...shared,
@@ -46,4 +47,5 @@ export default {
   ...panels,
   ...examples,
   ...library,
+  ...checkpoint,
 };

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// `make bench-checkpoint-page`: a GPT-2-small-shaped checkpoint (124 M parameters, f32, one 475 MiB
+// model.safetensors, random weights written by scripts/bench_checkpoint.py with the small test
+// tokenizer) in <tb-attention weights-src> in headless Chromium, served from localhost by
+// scripts/serve.mjs: how long its bytes take to arrive (a plain fetch read to its end, in the page),
+// the time from opening the page to the first maps, and one forward pass over the reader's text
+// (PageCheckpoint.inspect in the checkpoint worker: every block's attention weights and the next
+// token) at about 16 and 64 tokens, the median of RUNS; the worker's wasm memory once opened (what
+// the page's checkpoint client was told) against the weights' bytes; and the tasks on the page's main
+// thread meanwhile (PerformanceObserver 'longtask': every task over 50 ms). Prints JSON; never
+// asserted (timings on a shared machine), written down in BENCHMARKS.md.
+//
+//   TBLOCK_BENCH_GPT2_DIR=dir   the checkpoint (default /tmp/tblock-bench-gpt2-small; written with
+//                               tests/reference/.venv when missing, as make bench-checkpoint does)
+//   RUNS=n                      timed forwards a length (default 5)
+//
+// The checkpoint is copied beside the gallery (www/gallery/models/bench-gpt2/, not committed) for
+// the run and removed after.
+
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, launchChromium, startServer } from './browser.mjs';
+
+const DIR = process.env.TBLOCK_BENCH_GPT2_DIR ?? '/tmp/tblock-bench-gpt2-small';
+const RUNS = Number(process.env.RUNS ?? 5);
+const SERVED = join(ROOT, 'www/gallery/models/bench-gpt2');
+const FILES = ['config.json', 'tokenizer.json', 'model.safetensors'];
+
+if (!existsSync(join(DIR, 'model.safetensors'))) {
+  const python = join(ROOT, 'tests/reference/.venv/bin/python');
+  execFileSync(python, [join(ROOT, 'scripts/bench_checkpoint.py'), 'write', DIR, '--spec', 'gpt2-small'], { stdio: 'inherit' });
+}
+mkdirSync(SERVED, { recursive: true });
+for (const f of FILES) copyFileSync(join(DIR, f), join(SERVED, f));
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const server = await startServer({ live: true });
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
+  });
+  await page.route('**/bench-checkpoint.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/src/elements/attention.js"></script></head><body><tb-attention weights-src="/gallery/models/bench-gpt2/" text="the"></tb-attention></body></html>',
+    }),
+  );
+  // The bytes alone, read to their end in the page: what the page's load is compared with.
+  await page.goto(`${server.origin}/gallery/index.html`);
+  const arrive = await page.evaluate(async () => {
+    const start = performance.now();
+    const response = await fetch('/gallery/models/bench-gpt2/model.safetensors', { cache: 'no-store' });
+    const reader = response.body.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+    return { bytes, ms: performance.now() - start };
+  });
+  const start = Date.now();
+  await page.goto(`${server.origin}/bench-checkpoint.html`);
+  const att = page.locator('tb-attention');
+  await att.locator('.pieces li').first().waitFor({ timeout: 600_000 });
+  const firstMaps = Date.now() - start;
+  // The page's own client module (the same instance the widget uses): what the worker said.
+  const memory = await page.evaluate(async () => {
+    const { openCheckpoint } = await import('/src/checkpoint/client.js');
+    return openCheckpoint(new URL('/gallery/models/bench-gpt2/', location.href).href).memory;
+  });
+  const longWhileLoading = await page.evaluate(() => window.__long.splice(0));
+  const settled = () => page.waitForFunction(() => !document.querySelector('tb-attention').busy, null, { timeout: 600_000 });
+  await settled();
+  const forwards = {};
+  for (const words of [8, 32]) {
+    const times = [];
+    let tokens = 0;
+    for (let run = 0; run <= RUNS; run++) {
+      // A new text each run (the widget reads only a changed text), the same length.
+      const text = Array.from({ length: words }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7 + run) % 26]).join(' ');
+      const t0 = Date.now();
+      await att.getByLabel('Text').fill(text);
+      await settled();
+      if (run > 0) times.push(Date.now() - t0); // the first is a warm-up
+      tokens = await att.locator('.pieces li').count();
+    }
+    forwards[tokens] = { median_ms: median(times), runs: times };
+  }
+  const longWhileReading = await page.evaluate(() => window.__long.splice(0));
+  const info = {
+    checkpoint: DIR,
+    weights_bytes: arrive.bytes,
+    bytes_arrive_ms: Math.round(arrive.ms),
+    first_maps_ms: firstMaps,
+    forward_by_tokens: forwards,
+    wasm_memory_bytes: memory,
+    memory_over_weights: Number((memory / arrive.bytes).toFixed(3)),
+    main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading },
+  };
+  console.log(JSON.stringify(info, null, 2));
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(SERVED, { recursive: true, force: true });
+}

@@ -1,0 +1,177 @@
+// A Hugging Face checkpoint in the page: <tb-attention weights-src="folder/"> opens the folder in the
+// checkpoint worker (its own wasm, with the checkpoint's tokenizer) and shows every block's heads.
+// The tables hold what transformers computes for the same folder and text (the committed
+// tests/reference/fixtures/checkpoints/*/inspect.json, which `tblock inspect` matches within 1e-4:
+// crate/tests/cli_checkpoint_inspect.rs). GPT-2 in f32, one file; Llama in bf16, three shards and
+// an index. Then the bad folders, and Cancel.
+import { readFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import { openPage, waitForWidgets } from './helpers.js';
+
+const FIXTURES = new URL('../reference/fixtures/checkpoints/', import.meta.url);
+const TEXT = 'Attention is the only stage that mixes positions.';
+
+/** Serves fixture folder `name` under /course/models/`as`/ (a file it lacks answers 404). */
+async function serveFolder(page, name, as = name, { omit = [] } = {}) {
+  await page.context().route(`**/course/models/${as}/*`, (route) => {
+    const file = new URL(route.request().url()).pathname.split('/').pop();
+    let body;
+    try {
+      if (omit.includes(file)) throw new Error('omitted');
+      body = readFileSync(new URL(`${name}/${file}`, FIXTURES));
+    } catch {
+      return route.fulfill({ status: 404, body: 'not here' });
+    }
+    route.fulfill({ body, contentType: file.endsWith('.json') ? 'application/json' : 'application/octet-stream' });
+  });
+}
+
+/** A course page holding `html`, served at /course/page.html, opened; the 404s a folder is probed with are expected. */
+async function coursePage(page, html) {
+  await page.context().route('**/course/page.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title>
+<script type="module" src="/src/elements/index.js"></script></head><body>${html}</body></html>`,
+    }),
+  );
+  const problems = await openPage(page, '/course/page.html');
+  await waitForWidgets(page);
+  return problems;
+}
+
+/** The cells of a table as numbers (an empty cell: null). */
+function tableNumbers(table) {
+  return table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(1).map((c) => (c.textContent === '' ? null : Number(c.textContent)))));
+}
+
+for (const [name, what, src] of [
+  ['gpt2', 'GPT-2, f32, one file', 'gpt2/'],
+  ['llama', 'Llama, bf16, three shards', 'llama/'],
+  ['llama', 'Llama, bf16, three shards named by their index', 'llama/model.safetensors.index.json'],
+]) {
+  test(`${what}: every head's weights equal transformers' for the same text`, async ({ page }) => {
+    const expected = JSON.parse(readFileSync(new URL(`${name}/inspect.json`, FIXTURES), 'utf8'));
+    await serveFolder(page, name);
+    const problems = await coursePage(page, `<tb-attention weights-src="/course/models/${src}" text="${TEXT}"></tb-attention><tb-masks></tb-masks>`);
+    const att = page.locator('tb-attention');
+    const n = expected.ids.length;
+    await expect(att.locator('.pieces li')).toHaveCount(n, { timeout: 20_000 });
+    const ids = await att.locator('.pieces li').evaluateAll((lis) => lis.map((li) => Number(li.title.split('id ')[1])));
+    expect(ids).toEqual(expected.ids);
+    await expect(att.locator('.model-note')).toContainText(name === 'gpt2' ? 'stored as f32' : 'stored as bf16');
+    await expect(att.locator('figure.head-map')).toHaveCount(4);
+    await att.locator('details.tables summary').click();
+    for (let b = 0; b < expected.attentions.length; b++) {
+      await att.getByLabel('Block', { exact: true }).selectOption(String(b));
+      await expect(att.locator('table.weights-table caption')).toHaveText([0, 1, 2, 3].map((hd) => `Block ${b}, head ${hd}`));
+      for (let hd = 0; hd < 4; hd++) {
+        const rows = await tableNumbers(att.locator(`table.weights-table[data-head="${hd}"]`));
+        expect(rows).toHaveLength(n);
+        rows.forEach((cells, q) =>
+          cells.forEach((got, k) => {
+            if (k > q) return expect(got, `block ${b}, head ${hd}: key ${k + 1} is after query ${q + 1}`).toBeNull();
+            // Three decimals shown: within half a unit of the last place, and 1e-4 besides.
+            expect(Math.abs(got - expected.attentions[b][hd][q][k]), `block ${b}, head ${hd}, query ${q + 1}, key ${k + 1}`).toBeLessThanOrEqual(6e-4);
+          }),
+        );
+      }
+    }
+    // The likeliest next token is transformers'.
+    const first = await att.locator('.next li').first().textContent();
+    expect(first).toMatch(new RegExp(`${expected.next[0].probability.toFixed(3)}$`));
+    // The lesson's own widgets keep running beside it.
+    await expect(page.locator('tb-masks')).not.toHaveAttribute('aria-busy', 'true');
+    // A sharded folder answers 404 for model.safetensors, asked first; not when named by its index.
+    expect(problems.filter((p) => src !== 'llama/' || !/HTTP 404: .*\/model\.safetensors$/.test(p))).toEqual([]);
+  });
+}
+
+test('bad folders are named, the widget runs TinyGPT instead, and the page keeps working', async ({ page }) => {
+  const gpt2 = (file) => readFileSync(new URL(`gpt2/${file}`, FIXTURES));
+  const llama = (file) => readFileSync(new URL(`llama/${file}`, FIXTURES));
+  const bert = JSON.stringify({ model_type: 'bert', hidden_size: 48, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96, vocab_size: 384, max_position_embeddings: 64 });
+  const hugeIndex = JSON.parse(llama('model.safetensors.index.json'));
+  hugeIndex.metadata = { total_size: 3 * 2 ** 30 };
+  const folders = {
+    bert: { 'config.json': bert, 'tokenizer.json': gpt2('tokenizer.json'), 'model.safetensors': gpt2('model.safetensors') },
+    'no-tokenizer': { 'config.json': gpt2('config.json'), 'model.safetensors': gpt2('model.safetensors') },
+    'bad-tokenizer': { 'config.json': gpt2('config.json'), 'tokenizer.json': '{"not": "a tokenizer"}', 'model.safetensors': gpt2('model.safetensors') },
+    'cut-short': { 'config.json': gpt2('config.json'), 'tokenizer.json': gpt2('tokenizer.json'), 'model.safetensors': gpt2('model.safetensors').subarray(0, 100_000) },
+    'missing-shard': Object.fromEntries(['config.json', 'tokenizer.json', 'model.safetensors.index.json', 'model-00001-of-00003.safetensors', 'model-00003-of-00003.safetensors'].map((f) => [f, llama(f)])),
+    huge: { 'config.json': llama('config.json'), 'tokenizer.json': llama('tokenizer.json'), 'model.safetensors.index.json': JSON.stringify(hugeIndex), 'model-00001-of-00003.safetensors': llama('model-00001-of-00003.safetensors') },
+    empty: { 'config.json': gpt2('config.json'), 'tokenizer.json': gpt2('tokenizer.json') },
+  };
+  const asked = [];
+  await page.context().route('**/course/models/*/*', (route) => {
+    const [folder, file] = new URL(route.request().url()).pathname.split('/').slice(-2);
+    asked.push(`${folder}/${file}`);
+    const body = folders[folder]?.[file];
+    route.fulfill(body === undefined ? { status: 404, body: 'not here' } : { body });
+  });
+  const problems = await coursePage(page, Object.keys(folders).map((f) => `<tb-attention name="${f}" weights-src="/course/models/${f}/"></tb-attention>`).join('\n'));
+  const expected = {
+    bert: /The checkpoint bert could not be opened: .*"bert".*gpt2.*llama.*mistral.*qwen2.*TinyGPT is shown instead\./,
+    'no-tokenizer': /tokenizer\.json: the server answered 404/,
+    'bad-tokenizer': /tokenizer\.json.*not a tokenizer the tokenizers library reads/,
+    'cut-short': /model\.safetensors.*its header says .* but the server sent 100,000 bytes/,
+    'missing-shard': /model-00002-of-00003\.safetensors: the server answered 404/,
+    huge: /checkpoint size 3,221,225,472 bytes \(3072\.0 MiB\) is out of range: at most 2,147,483,648 bytes \(2048\.0 MiB\) in the page; run it natively instead: tblock inspect --weights/,
+    empty: /the folder has neither model\.safetensors nor model\.safetensors\.index\.json/,
+  };
+  for (const [folder, message] of Object.entries(expected)) {
+    const widget = page.locator(`tb-attention[name="${folder}"]`);
+    await expect(widget.getByRole('alert').first(), folder).toHaveText(message, { timeout: 20_000 });
+    // TinyGPT, as without weights-src.
+    await expect(widget.getByLabel('Model'), folder).toHaveValue('shipped');
+    await expect(widget.locator('figure.head-map'), folder).toHaveCount(8);
+  }
+  // Refused on the index's total: no shard of it was fetched.
+  expect(asked.filter((a) => a.startsWith('huge/model-'))).toEqual([]);
+  const widget = page.locator('tb-attention[name="bert"]');
+  await widget.getByLabel('Text').fill('the stream');
+  await expect(widget.locator('.result')).toContainText('10 positions');
+  expect(problems.filter((p) => !/HTTP 404: /.test(p))).toEqual([]);
+});
+
+test('Cancel stops a load; another folder chosen meanwhile replaces it; a text past the limit is named', async ({ page }) => {
+  await serveFolder(page, 'gpt2');
+  // The llama folder's second shard never comes.
+  const llama = (file) => readFileSync(new URL(`llama/${file}`, FIXTURES));
+  let held = 0;
+  await page.context().route('**/course/models/slow/*', (route) => {
+    const file = new URL(route.request().url()).pathname.split('/').pop();
+    if (file === 'model-00002-of-00003.safetensors') return void held++;
+    if (file === 'model.safetensors') return route.fulfill({ status: 404, body: 'not here' });
+    route.fulfill({ body: llama(file) });
+  });
+  const problems = await coursePage(page, '<tb-attention name="a" weights-src="/course/models/slow/"></tb-attention><tb-attention name="b" weights-src="/course/models/slow/"></tb-attention>');
+  const [a, b] = [page.locator('tb-attention[name="a"]'), page.locator('tb-attention[name="b"]')];
+  await expect.poll(() => held).toBe(1);
+  await expect(a.locator('progress')).toBeVisible();
+  // One widget's Cancel stops the load both wait on; both run TinyGPT and say why.
+  await a.getByRole('button', { name: 'Cancel' }).click();
+  for (const w of [a, b]) {
+    await expect(w.getByRole('alert').first()).toHaveText(/The checkpoint slow could not be opened: its loading was cancelled\. TinyGPT is shown instead\./);
+    await expect(w.locator('figure.head-map')).toHaveCount(8);
+  }
+  // Another folder for widget b while a load of its own is under way: the load is left.
+  await page.context().route('**/course/models/slow2/*', (route) => {
+    const file = new URL(route.request().url()).pathname.split('/').pop();
+    if (file === 'model-00002-of-00003.safetensors') return void held++;
+    if (file === 'model.safetensors') return route.fulfill({ status: 404, body: 'not here' });
+    route.fulfill({ body: llama(file) });
+  });
+  await b.evaluate((el) => el.setAttribute('weights-src', '/course/models/slow2/'));
+  await expect.poll(() => held).toBe(2);
+  await b.evaluate((el) => el.setAttribute('weights-src', '/course/models/gpt2/'));
+  await expect(b.locator('.pieces li').first()).toBeVisible({ timeout: 20_000 });
+  await expect(b.getByRole('alert')).toHaveCount(0);
+  // Past 64 tokens: more than an inspection reads. The maps keep the text before, and say so.
+  await b.getByLabel('Text').fill('x '.repeat(65).trim());
+  await expect(b.locator('.error')).toHaveText(/^tokens to inspect 1[0-9]{2} is out of range: 1 to 64/);
+  await expect(b.locator('.stale')).toHaveText(/The maps still show/);
+  await b.getByLabel('Text').fill('back to a short text');
+  await expect(b.locator('.error')).toBeHidden();
+  expect(problems.filter((p) => !/HTTP 404: |failed request: .*model-00002-of-00003/.test(p))).toEqual([]);
+});

@@ -1,0 +1,91 @@
+// A Hugging Face checkpoint in Firefox: the gallery's real-checkpoint page (www/gallery/checkpoint.html,
+// its two test models copied beside it by make dist) served, each <tb-attention> opening its
+// folder in the checkpoint worker (a module worker with its own wasm and the checkpoint's
+// tokenizer). The tables hold transformers' weights for the same text (the committed inspect.json
+// beside each test model, which tblock inspect matches within 1e-4), as in Chromium's
+// tests/e2e/real-checkpoint.spec.js; typing reads a new text; nothing is logged.
+//
+//   make test-e2e-firefox   (with the other Firefox tests)
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { startFirefox, startServer, Widget, widgetMessages } from './firefox.mjs';
+
+const TIMEOUT = { timeout: 60_000 };
+const FIXTURES = new URL('../reference/fixtures/checkpoints/', import.meta.url);
+const expected = (name) => JSON.parse(readFileSync(new URL(`${name}/inspect.json`, FIXTURES), 'utf8'));
+
+let browser;
+let server;
+
+/** Waits until the widget at `host` has read its text (not busy, its maps shown). */
+function settled(driver, host) {
+  return driver.wait(() => driver.executeScript((host) => {
+    const el = document.querySelector(host);
+    return el && !el.busy && el.shadowRoot?.querySelector('.attention-maps:not([hidden]) .result') !== null;
+  }, host), 30_000);
+}
+
+/** Head `head`'s table in the shadow root of `host`, as numbers (an empty cell: null). */
+function table(driver, host, head) {
+  return driver.executeScript(
+    (host, head) =>
+      [...(document.querySelector(host)?.shadowRoot.querySelectorAll(`table.weights-table[data-head="${head}"] tbody tr`) ?? [])].map((r) =>
+        [...r.cells].slice(1).map((c) => (c.textContent === '' ? null : Number(c.textContent))),
+      ),
+    host,
+    head,
+  );
+}
+
+describe('a real checkpoint in Firefox', () => {
+  before(async () => {
+    browser = await startFirefox();
+    server = await startServer();
+    await browser.driver.get(`${server.origin}/gallery/checkpoint.html`);
+  }, TIMEOUT);
+
+  after(async () => {
+    await browser?.quit();
+    await server?.stop();
+  }, TIMEOUT);
+
+  for (const [name, host] of [
+    ['llama', 'tb-attention[weights-src^="models/tiny-llama/"]'],
+    ['gpt2', 'tb-attention[weights-src^="models/tiny-gpt2/"]'],
+  ]) {
+    test(`${name}: every head's weights as transformers computes them`, TIMEOUT, async () => {
+      const want = expected(name);
+      const w = new Widget(browser.driver, host);
+      const n = want.ids.length;
+      await settled(browser.driver, host);
+      // The gallery's texts are not the fixtures': read the fixtures' text first.
+      if (name === 'gpt2') await w.type('Text', want.text);
+      await w.untilTexts('.result', new RegExp(`^${n} tokens; block 0, 4 heads`), 30_000);
+      await w.click('This block: the weights as tables');
+      for (const block of [0, 2]) {
+        await w.select('Block', String(block));
+        await w.untilTexts('table.weights-table caption', [0, 1, 2, 3].map((hd) => `Block ${block}, head ${hd}`));
+        for (let head = 0; head < 4; head++) {
+          const rows = await table(browser.driver, host, head);
+          assert.equal(rows.length, n);
+          rows.forEach((cells, q) =>
+            cells.forEach((got, k) => {
+              if (k > q) return assert.equal(got, null);
+              const diff = Math.abs(got - want.attentions[block][head][q][k]);
+              assert.ok(diff <= 6e-4, `block ${block}, head ${head}, query ${q + 1}, key ${k + 1}: ${got} against ${want.attentions[block][head][q][k]}`);
+            }),
+          );
+        }
+      }
+      await w.type('Text', 'attention mixes');
+      await w.untilTexts('.result', /^\d+ tokens; block 2, 4 heads/);
+    });
+  }
+
+  test('no widget message, no uncaught exception, no console error or warning', async () => {
+    assert.deepEqual(await widgetMessages(browser.driver), []);
+    assert.deepEqual(browser.problems, []);
+  });
+});

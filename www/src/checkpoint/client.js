@@ -1,0 +1,141 @@
+// A Hugging Face checkpoint for the page's widgets, opened in its own worker (worker.js): one worker
+// per folder URL, shared by every widget that names it, started on the first call.
+//
+//   const c = openCheckpoint(href, onChange, user)   // href: the folder, same site, ending in /
+//     c.state: 'loading' | 'ready' | 'error';  c.info (ready): PageCheckpoint.info();
+//     c.memory (ready): the bytes of the worker's wasm memory once opened
+//     c.problem (error): an Error each widget words (models/worded.js problemText)
+//     c.bars: the <progress> bars following the bytes;  c.cancel(): stops the load for every widget
+//     await c.inspect(text)   // PageCheckpoint.inspect's result. One runs at a time; of the calls
+//                             // made meanwhile only the latest runs next, the others resolve null
+//   onChange() runs when it is opened or fails (the widget re-renders).
+//   leaveCheckpoint(href, user)   // `user` (a widget) no longer shows it: once no widget does, its
+//                                 // worker ends (a load is cancelled, the memory freed) and the next
+//                                 // open starts anew
+//
+// Cancel ends the worker, so what it held is freed; the checkpoint then fails with "cancelled" until
+// the page is reloaded, as a cancelled weights-src download does.
+
+import { wordedError } from '../models/worded.js';
+import { formatBytes } from '../format.js';
+import { createCheckpointWorker } from './worker-url.js';
+
+const opened = new Map();
+
+/** The sentence `say` ({ key, values }) in the language of `t`. */
+function word(say, t) {
+  const values = {};
+  for (const [k, v] of Object.entries(say.values ?? {})) {
+    values[k] = v?.key ? word(v, t) : v?.bytes !== undefined ? formatBytes(v.bytes, t.locale) : v;
+  }
+  return t(say.key, values);
+}
+
+/** A problem posted by the worker (problems.js) as an Error for the page. */
+export function problemError(problem) {
+  if (problem?.say) return wordedError((t) => word(problem.say, t));
+  const err = new Error(problem?.message ?? 'the checkpoint worker failed');
+  if (problem?.tb) err.tb = problem.tb;
+  return err;
+}
+
+/** The checkpoint in folder `href`: loading, ready or failed (see above). */
+export function openCheckpoint(href, onChange = () => {}, user = null) {
+  let c = opened.get(href);
+  if (!c) {
+    c = start(href);
+    opened.set(href, c);
+  }
+  if (user) c.users.add(user);
+  if (c.state === 'loading') c.waiting.add(onChange);
+  return c;
+}
+
+/** `user` no longer shows the checkpoint at `href`: cancelled if it was loading for nobody else. */
+export function leaveCheckpoint(href, user) {
+  const c = opened.get(href);
+  if (!c) return;
+  c.users.delete(user);
+  if (c.users.size > 0) return;
+  c.cancel();
+  c.close();
+  opened.delete(href);
+}
+
+function start(href) {
+  const c = { state: 'loading', info: null, problem: null, read: 0, total: 0, bars: new Set(), waiting: new Set(), users: new Set() };
+  const settle = (fields) => {
+    Object.assign(c, fields);
+    for (const fn of c.waiting) fn();
+    c.waiting.clear();
+    c.bars.clear();
+  };
+  const worker = createCheckpointWorker();
+  if (!worker) {
+    settle({ state: 'error', problem: wordedError((t) => t('checkpoint.noWorker')) });
+    return Object.assign(c, { cancel() {}, close() {}, inspect: async () => null });
+  }
+  let asked = 0;
+  let running = null; // the inspect the worker is on: { id, text, resolve, reject }
+  let queued = null; // the one to run next
+  const send = (job) => {
+    running = job;
+    if (job) worker.postMessage({ type: 'inspect', id: job.id, text: job.text });
+  };
+  const answered = (id, settleJob) => {
+    if (running?.id !== id) return;
+    settleJob(running);
+    const next = queued;
+    queued = null;
+    send(next);
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'progress') {
+      Object.assign(c, { read: data.read, total: data.total });
+      for (const bar of c.bars) {
+        bar.max = data.total || data.read || 1;
+        bar.value = data.read;
+      }
+    } else if (data.type === 'opened') {
+      settle({ state: 'ready', info: data.info, memory: data.memory });
+    } else if (data.type === 'inspected') {
+      answered(data.id, (job) => job.resolve(data.result));
+    } else if (data.type === 'failed') {
+      const problem = problemError(data.problem);
+      if (data.id === undefined) {
+        settle({ state: 'error', problem });
+        worker.terminate();
+      } else {
+        answered(data.id, (job) => job.reject(problem));
+      }
+    }
+  };
+  worker.onerror = (e) => {
+    e.preventDefault?.();
+    if (c.state === 'loading') settle({ state: 'error', problem: new Error(`the checkpoint worker stopped (${e.message || 'it could not start'})`) });
+  };
+  worker.postMessage({ type: 'open', url: href });
+  return Object.assign(c, {
+    /** Ends the worker, whatever it was doing; an inspect waiting resolves null. */
+    close() {
+      worker.terminate();
+      running?.resolve(null);
+      queued?.resolve(null);
+      running = queued = null;
+    },
+    cancel() {
+      if (c.state !== 'loading') return;
+      worker.terminate();
+      settle({ state: 'error', problem: wordedError((t) => t('checkpoint.cancelled')), cancelled: true });
+    },
+    inspect(text) {
+      if (c.state !== 'ready') return Promise.resolve(null);
+      return new Promise((resolve, reject) => {
+        const job = { id: ++asked, text, resolve, reject };
+        if (!running) return send(job);
+        queued?.resolve(null);
+        queued = job;
+      });
+    },
+  });
+}

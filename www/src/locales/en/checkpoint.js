@@ -1,0 +1,23 @@
+export default {
+  // A Hugging Face checkpoint in the page (../../checkpoint/, checkpoint-attention.js)
+  'checkpoint.servedOnly': 'weights-src names a Hugging Face checkpoint, which runs in the served pages (beside www/pkg/), not in this one-file build: TinyGPT is shown instead',
+  'checkpoint.noWorker': 'this page cannot start a worker (a Content-Security-Policy refuses it, or the browser has none), and a checkpoint runs in one',
+  'checkpoint.cancelled': 'its loading was cancelled',
+  'checkpoint.fileTooLarge': '{name} is {size}; a config.json or tokenizer.json is read up to {limit}',
+  'checkpoint.noWeights': 'the folder has neither model.safetensors nor model.safetensors.index.json',
+  'checkpoint.notInThisWidget': 'weights-src "{src}" is a Hugging Face checkpoint; this widget runs TinyGPT-shaped weights only for now (<tb-attention> shows a real checkpoint), so it runs its own model',
+  'checkpoint.unusable': 'The checkpoint {name} could not be opened: {error}. TinyGPT is shown instead.',
+  'checkpoint.textHelp': 'up to {longest} tokens, cut by the model\u2019s own tokenizer',
+  'checkpoint.blockLabel': 'Block',
+  'checkpoint.modelNote': '{name} ({family}): {parameters} parameters stored as {dtype} ({bytes}), {blocks} blocks of {heads} heads, running in this page.',
+  'checkpoint.tokens': 'Tokens',
+  'checkpoint.tokenTitle': 'position {position}, id {id}',
+  'checkpoint.tokenCount': { one: '{n} token', other: '{n} tokens' },
+  'checkpoint.summary': '{tokens}; block {block}, {heads}. Rows are queries, columns keys; a query sees itself and the tokens before it.',
+  'checkpoint.queryNote': 'Token {position}, \u201c{char}\u201d, in block {block}, head {head}: most weight on {keys}.',
+  'checkpoint.tablesSummary': 'This block: the weights as tables',
+  'checkpoint.nextTitle': 'The ten likeliest next tokens',
+  'checkpoint.nextToken': '\u201c{piece}\u201d {probability}',
+  'checkpoint.reading': 'Reading the text\u2026',
+  'checkpoint.stale': 'The maps still show \u201c{text}\u201d.',
+};

@@ -1,0 +1,23 @@
+export default {
+  // Un checkpoint Hugging Face dans la page (../../checkpoint/, checkpoint-attention.js)
+  'checkpoint.servedOnly': 'weights-src désigne un checkpoint Hugging Face, qui tourne dans les pages servies (à côté de www/pkg/), pas dans ce fichier unique : TinyGPT est montré à la place',
+  'checkpoint.noWorker': 'cette page ne peut pas démarrer de worker (une Content-Security-Policy le refuse, ou le navigateur n’en a pas), et un checkpoint tourne dans un worker',
+  'checkpoint.cancelled': 'son chargement a été annulé',
+  'checkpoint.fileTooLarge': '{name} fait {size}\u202f; un config.json ou un tokenizer.json est lu jusqu\u2019à {limit}',
+  'checkpoint.noWeights': 'le dossier n\u2019a ni model.safetensors ni model.safetensors.index.json',
+  'checkpoint.notInThisWidget': 'weights-src «\u202f{src}\u202f» est un checkpoint Hugging Face\u202f; ce widget ne fait tourner pour l\u2019instant que des poids à la forme de TinyGPT (<tb-attention> montre un vrai checkpoint), il garde donc son propre modèle',
+  'checkpoint.unusable': 'Le checkpoint {name} n\u2019a pas pu être ouvert\u202f: {error}. TinyGPT est montré à la place.',
+  'checkpoint.textHelp': 'jusqu\u2019à {longest} tokens, découpés par le tokenizer du modèle',
+  'checkpoint.blockLabel': 'Bloc',
+  'checkpoint.modelNote': '{name} ({family})\u202f: {parameters} paramètres stockés en {dtype} ({bytes}), {blocks} blocs de {heads} têtes, exécuté dans cette page.',
+  'checkpoint.tokens': 'Tokens',
+  'checkpoint.tokenTitle': 'position {position}, identifiant {id}',
+  'checkpoint.tokenCount': { one: '{n} token', other: '{n} tokens' },
+  'checkpoint.summary': '{tokens}\u202f; bloc {block}, {heads}. Les lignes sont les requêtes, les colonnes les clés\u202f; une requête se voit elle-même et les tokens qui la précèdent.',
+  'checkpoint.queryNote': 'Token {position}, «\u202f{char}\u202f», bloc {block}, tête {head}\u202f: le plus de poids sur {keys}.',
+  'checkpoint.tablesSummary': 'Ce bloc\u202f: les poids en tableaux',
+  'checkpoint.nextTitle': 'Les dix tokens suivants les plus probables',
+  'checkpoint.nextToken': '«\u202f{piece}\u202f» {probability}',
+  'checkpoint.reading': 'Lecture du texte\u2026',
+  'checkpoint.stale': 'Les cartes montrent encore «\u202f{text}\u202f».',
+};

@@ -1,0 +1,23 @@
+export default {
+  // 页面中的 Hugging Face 检查点（../../checkpoint/、checkpoint-attention.js）
+  'checkpoint.servedOnly': 'weights-src 指向一个 Hugging Face 检查点，它只在服务器提供的页面中运行（www/pkg/ 旁），不在这个单文件版本中：改为显示 TinyGPT',
+  'checkpoint.noWorker': '此页面无法启动 worker（被 Content-Security-Policy 拒绝，或浏览器不支持），而检查点需要在 worker 中运行',
+  'checkpoint.cancelled': '加载已取消',
+  'checkpoint.fileTooLarge': '{name} 有 {size}；config.json 或 tokenizer.json 最多读取 {limit}',
+  'checkpoint.noWeights': '该文件夹既没有 model.safetensors，也没有 model.safetensors.index.json',
+  'checkpoint.notInThisWidget': 'weights-src“{src}”是一个 Hugging Face 检查点；这个组件目前只运行 TinyGPT 形状的权重（<tb-attention> 可以显示真实检查点），因此它运行自己的模型',
+  'checkpoint.unusable': '无法打开检查点 {name}：{error}。改为显示 TinyGPT。',
+  'checkpoint.textHelp': '最多 {longest} 个词元，由模型自己的分词器切分',
+  'checkpoint.blockLabel': '块',
+  'checkpoint.modelNote': '{name}（{family}）：{parameters} 个参数，以 {dtype} 存储（{bytes}），{blocks} 个块，每块 {heads} 个头，在本页面中运行。',
+  'checkpoint.tokens': '词元',
+  'checkpoint.tokenTitle': '位置 {position}，id {id}',
+  'checkpoint.tokenCount': { other: '{n} 个词元' },
+  'checkpoint.summary': '{tokens}；块 {block}，{heads}。行是查询，列是键；查询只能看到自己和之前的词元。',
+  'checkpoint.queryNote': '块 {block} 头 {head} 中位置 {position} 的词元“{char}”：权重最大的是 {keys}。',
+  'checkpoint.tablesSummary': '本块：以表格显示权重',
+  'checkpoint.nextTitle': '最可能的十个下一个词元',
+  'checkpoint.nextToken': '“{piece}” {probability}',
+  'checkpoint.reading': '正在读取文本…',
+  'checkpoint.stale': '图中仍显示“{text}”。',
+};
