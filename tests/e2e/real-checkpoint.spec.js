@@ -155,6 +155,11 @@ test('Cancel stops a load; another folder chosen meanwhile replaces it; a text p
     await expect(w.getByRole('alert').first()).toHaveText(/The checkpoint slow could not be opened: its loading was cancelled\. TinyGPT is shown instead\./);
     await expect(w.locator('figure.head-map')).toHaveCount(8);
   }
+  // A cancelled load stays cancelled: a widget rendered again (here in French) starts no new one.
+  await a.evaluate((el) => el.setAttribute('lang', 'fr'));
+  await expect(a.getByRole('alert').first()).toHaveText(/^Le checkpoint slow n’a pas pu être ouvert/);
+  await page.waitForTimeout(300);
+  expect(held).toBe(1);
   // Another folder for widget b while a load of its own is under way: the load is left.
   await page.context().route('**/course/models/slow2/*', (route) => {
     const file = new URL(route.request().url()).pathname.split('/').pop();

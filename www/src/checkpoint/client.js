@@ -10,8 +10,8 @@
 //                             // made meanwhile only the latest runs next, the others resolve null
 //   onChange() runs when it is opened or fails (the widget re-renders).
 //   leaveCheckpoint(href, user)   // `user` (a widget) no longer shows it: once no widget does, its
-//                                 // worker ends (a load is cancelled, the memory freed) and the next
-//                                 // open starts anew
+//                                 // worker ends (a load stops, the memory is freed) and the next
+//                                 // open starts anew; a failed or cancelled one stays as it is
 //
 // Cancel ends the worker, so what it held is freed; the checkpoint then fails with "cancelled" until
 // the page is reloaded, as a cancelled weights-src download does.
@@ -51,13 +51,16 @@ export function openCheckpoint(href, onChange = () => {}, user = null) {
   return c;
 }
 
-/** `user` no longer shows the checkpoint at `href`: cancelled if it was loading for nobody else. */
+/**
+ * `user` no longer shows the checkpoint at `href`: once nobody does, its worker ends (a load under
+ * way stops, an opened one frees its memory) and it is forgotten. A failed one (a Cancel among them)
+ * holds no worker and is kept, so it stays failed until the page is reloaded.
+ */
 export function leaveCheckpoint(href, user) {
   const c = opened.get(href);
   if (!c) return;
   c.users.delete(user);
-  if (c.users.size > 0) return;
-  c.cancel();
+  if (c.users.size > 0 || c.state === 'error') return;
   c.close();
   opened.delete(href);
 }
