@@ -13,7 +13,8 @@
 //! The weights are never copied whole: each thread packs a panel of [`NR`] outputs by up to [`KC`]
 //! pairs of inputs (at most 256 KiB, in L2) straight from the stored bytes, pairs of inputs side by
 //! side as `vdpbf16ps` reads them, and runs every row of a over it, [`MR`] rows at a time, each
-//! tile's sums held in registers across the whole panel.
+//! tile's sums held in registers across the whole panel. AMX packs a group of panels of fewer
+//! pairs at once ([`x86::amx::GROUP`], 1 MiB) and runs each block of 32 rows over the whole group.
 //!
 //! This is not TinyGPT's path: the lesson's numbers stay on [`crate::linear`]'s bit-exact loops.
 
@@ -220,63 +221,78 @@ pub fn product_bf16(
     let per = panels.div_ceil(tasks);
     let tasks = panels.div_ceil(per);
     let out = SharedOut(out.as_mut_ptr());
-    // Pairs packed at once: a panel in L2 for the tiles of vectors, in L1 for AMX's blocks.
-    let step = match isa {
+    // Pairs packed at once (a panel in L2 for the tiles of vectors, 64 KiB for AMX's blocks), and
+    // panels packed at once: one, or for AMX a group in L2 that each block of rows runs over, so
+    // a's rows are read from memory once a group rather than once a panel.
+    let (step, group) = match isa {
         #[cfg(target_arch = "x86_64")]
-        Isa::Amx => x86::amx::KC,
-        _ => KC,
+        Isa::Amx => (x86::amx::KC, x86::amx::GROUP),
+        _ => (KC, 1),
     };
+    let outputs = |p: usize| NR.min(n - p * NR);
     let body = |task: usize| {
-        let mut panel = vec![0u32; step.min(a.pairs) * NR];
+        let (first, end) = (task * per, ((task + 1) * per).min(panels));
+        let mut packed = vec![0u32; group.min(end - first) * step.min(a.pairs) * NR];
         #[cfg(target_arch = "x86_64")]
         if isa == Isa::Amx {
             // SAFETY: Isa::Amx is only ever chosen where the process may use the tiles.
             unsafe { x86::amx::configure() };
         }
-        for p in task * per..((task + 1) * per).min(panels) {
-            let (n0, nr) = (p * NR, NR.min(n - p * NR));
-            // SAFETY: tasks own disjoint panels, so disjoint columns of out; every row r < m and
-            // column n0 + c < n of out [M, N] is inside it (checked above).
-            unsafe { out.fill_columns(n, m, n0, nr, bias) };
+        for g0 in (first..end).step_by(group) {
+            let g1 = (g0 + group).min(end);
+            for p in g0..g1 {
+                // SAFETY: tasks own disjoint panels, so disjoint columns of out; every row r < m
+                // and column p·NR + c < n of out [M, N] is inside it (checked above).
+                unsafe { out.fill_columns(n, m, p * NR, outputs(p), bias) };
+            }
             for kp0 in (0..a.pairs).step_by(step) {
                 let kc = step.min(a.pairs - kp0);
-                pack::panel(&mut panel, w, n0, nr, kp0, kc);
-                // Rows m0..m0+mr over the panel's pairs from `from` on. SAFETY (of each use): as
-                // above; a's rows hold pairs kp0..kp0+kc, the panel kc x NR.
-                let tile = |m0: usize, mr: usize, from: usize| Tile {
+                for p in g0..g1 {
+                    pack::panel(isa, &mut packed[(p - g0) * kc * NR..], w, p * NR, outputs(p), kp0, kc);
+                }
+                // Rows m0..m0+mr over panel p's pairs from `from` on. SAFETY (of each use): as
+                // above; a's rows hold pairs kp0..kp0+kc, each packed panel kc x NR.
+                let tile = |p: usize, m0: usize, mr: usize, from: usize| Tile {
                     a: a.data[m0 * a.pairs + kp0 + from..].as_ptr(),
                     lda: a.pairs,
                     mr,
-                    b: panel[from * NR..].as_ptr(),
+                    b: packed[((p - g0) * kc + from) * NR..].as_ptr(),
                     kc: kc - from,
-                    // SAFETY: row m0 < m, column n0 < n of out [M, N].
-                    c: unsafe { out.0.add(m0 * n + n0) },
+                    // SAFETY: row m0 < m, column p·NR < n of out [M, N].
+                    c: unsafe { out.0.add(m0 * n + p * NR) },
                     ldc: n,
-                    nr,
+                    nr: outputs(p),
                 };
+                // Rows below `done` are summed for every whole panel of the group.
                 #[allow(unused_mut)] // set only where AMX may run
                 let mut done = 0;
                 #[cfg(target_arch = "x86_64")]
-                if isa == Isa::Amx && nr == NR {
+                if isa == Isa::Amx {
                     use x86::amx::{block, PAIRS, ROWS};
                     let whole = kc / PAIRS * PAIRS;
                     while done + ROWS <= m && whole > 0 {
-                        let t = tile(done, ROWS, 0);
-                        // SAFETY: as above, for ROWS rows, the first `whole` pairs and all NR columns.
-                        unsafe { block(t.a, t.lda, t.b, whole, t.c, t.ldc) };
-                        // The pairs past the last whole step, on AVX-512 BF16.
-                        if whole < kc {
-                            for r in (0..ROWS).step_by(MR) {
-                                // SAFETY: as above.
-                                unsafe { tile(done + r, MR.min(ROWS - r), whole).run(isa) };
+                        for p in (g0..g1).filter(|&p| outputs(p) == NR) {
+                            let t = tile(p, done, ROWS, 0);
+                            // SAFETY: as above, for ROWS rows, the first `whole` pairs and all NR
+                            // columns.
+                            unsafe { block(t.a, t.lda, t.b, whole, t.c, t.ldc) };
+                            // The pairs past the last whole step, on AVX-512 BF16.
+                            if whole < kc {
+                                for r in (0..ROWS).step_by(MR) {
+                                    // SAFETY: as above.
+                                    unsafe { tile(p, done + r, MR.min(ROWS - r), whole).run(isa) };
+                                }
                             }
                         }
                         done += ROWS;
                     }
                 }
-                for m0 in (done..m).step_by(MR) {
-                    // SAFETY: as above.
-                    unsafe { tile(m0, MR.min(m - m0), 0).run(isa) };
+                for p in g0..g1 {
+                    let from = if outputs(p) == NR { done } else { 0 };
+                    for m0 in (from..m).step_by(MR) {
+                        // SAFETY: as above.
+                        unsafe { tile(p, m0, MR.min(m - m0), 0).run(isa) };
+                    }
                 }
             }
         }

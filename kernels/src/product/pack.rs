@@ -1,18 +1,18 @@
 //! Numbers rounded to bf16 and laid out as the tiles read them: a's rows as pairs of inputs, and a
 //! panel of w as pairs of inputs for NR outputs side by side.
 
-use super::{Stored, StoredMatrix, NR};
+use super::{Isa, Stored, StoredMatrix, NR};
 
 /// f32 rounded to the nearest bf16 (ties to even), as its 16 bits: what `vcvtne2ps2bf16` and
 /// PyTorch's `.to(torch.bfloat16)` give. NaN stays a (quiet) NaN.
 #[inline(always)]
 pub fn bf16_bits(x: f32) -> u16 {
     let bits = x.to_bits();
-    if x.is_nan() {
-        return ((bits >> 16) | 0x40) as u16;
-    }
     let round = 0x7fff + ((bits >> 16) & 1);
-    (bits.wrapping_add(round) >> 16) as u16
+    let rounded = bits.wrapping_add(round) >> 16;
+    // A select rather than a branch, so that loops over many numbers vectorise.
+    let quiet = (bits >> 16) | 0x40;
+    (if x.is_nan() { quiet } else { rounded }) as u16
 }
 
 /// Pairs of bf16 packed in a u32 as `vdpbf16ps` reads them: the first in the low half.
@@ -143,11 +143,30 @@ fn element(w: &StoredMatrix, n: usize, k: usize) -> u16 {
 }
 
 /// panel [kc, NR] u32 = pairs kp0..kp0+kc of outputs n0..n0+nr of w, rounded to bf16 (outputs past
-/// nr are 0): panel[p][c] holds w[n0+c][2(kp0+p)] and w[n0+c][2(kp0+p)+1].
-pub(super) fn panel(panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, kp0: usize, kc: usize) {
+/// nr are 0): panel[p][c] holds w[n0+c][2(kp0+p)] and w[n0+c][2(kp0+p)+1]. On AMX and AVX-512 BF16,
+/// whole panels of bf16 stored along the inputs are transposed 16 x 16 in registers
+/// ([`super::x86::pack_avx512`]); the rest, pair by pair.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] // isa picks x86's packer
+pub(super) fn panel(isa: Isa, panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, kp0: usize, kc: usize) {
     let panel = &mut panel[..kc * NR];
     if nr < NR {
         panel.fill(0);
+    }
+    #[allow(unused_mut)] // moved on only where AVX-512 may run
+    let mut first = 0;
+    #[cfg(target_arch = "x86_64")]
+    if let (Stored::Bf16(b), 1, NR, Isa::Amx | Isa::Avx512Bf16) = (w.data, w.k_stride, nr, isa) {
+        // Blocks of 16 pairs that every row holds whole (the last pair of an odd row is not).
+        let blocks = (w.inputs / 2).saturating_sub(kp0).min(kc) / 16;
+        let start = 2 * (w.offset + n0 * w.n_stride) + 4 * kp0;
+        let (stride, last) = (2 * w.n_stride, 2 * (w.offset + (n0 + NR - 1) * w.n_stride) + 4 * (kp0 + 16 * blocks));
+        if blocks > 0 && last <= b.len() {
+            // SAFETY: Isa::Amx and Avx512Bf16 run only where AVX-512 F does; row c < NR holds
+            // 16·blocks pairs from byte start + c·stride (the last ends at `last`, inside b); the
+            // panel holds kc ≥ 16·blocks rows of NR.
+            unsafe { super::x86::pack_avx512::panel_rows(panel, b[start..].as_ptr(), stride, blocks) };
+            first = 16 * blocks;
+        }
     }
     for c in 0..nr {
         let n = n0 + c;
@@ -155,9 +174,9 @@ pub(super) fn panel(panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, k
         if let (Stored::Bf16(b), 1) = (w.data, w.k_stride) {
             let row = 2 * (w.offset + n * w.n_stride);
             let whole = (w.inputs / 2).saturating_sub(kp0).min(kc);
-            let pairs = &b[row + 4 * kp0..row + 4 * (kp0 + whole)];
+            let pairs = &b[row + 4 * (kp0 + first.min(whole))..row + 4 * (kp0 + whole)];
             for (p, pair) in pairs.chunks_exact(4).enumerate() {
-                panel[p * NR + c] = u32::from_le_bytes([pair[0], pair[1], pair[2], pair[3]]);
+                panel[(first.min(whole) + p) * NR + c] = u32::from_le_bytes([pair[0], pair[1], pair[2], pair[3]]);
             }
             for p in whole..kc {
                 let k = 2 * (kp0 + p);

@@ -1,6 +1,6 @@
 //! Every instruction set this CPU runs against a plain sum of the same rounded numbers, on shapes
 //! that break the tiles: one row, one output, one input, odd inputs, sizes past MR, NR, KC and
-//! AMX's blocks.
+//! AMX's blocks and groups of panels.
 
 use super::*;
 
@@ -54,7 +54,7 @@ fn bf16_bytes(w: &[f32]) -> Vec<u8> {
     w.iter().flat_map(|&x| bf16_bits(x).to_le_bytes()).collect()
 }
 
-const SHAPES: [(usize, usize, usize); 16] = [
+const SHAPES: [(usize, usize, usize); 17] = [
     (1, 1, 1),
     (1, 1, 2),
     (1, 33, 3),
@@ -73,6 +73,8 @@ const SHAPES: [(usize, usize, usize); 16] = [
     (33, 32, 70),
     (70, 65, 4200),
     (32, 96, 33),
+    // More panels than AMX packs at once (GROUP), the last group partial and its last panel too.
+    (40, 600, 100),
 ];
 
 #[test]

@@ -18,8 +18,15 @@ use super::super::NR;
 pub const ROWS: usize = 32;
 /// Pairs of inputs a step of the block takes: a tile's 64 bytes a row.
 pub const PAIRS: usize = 16;
-/// Pairs of inputs in one panel for AMX: NR x KC x 4 bytes = 32 KiB, in L1.
-pub const KC: usize = 256;
+/// Pairs of inputs in one panel for AMX: NR x KC x 4 bytes = 64 KiB.
+pub const KC: usize = 512;
+/// Panels packed at once for AMX, 1 MiB in L2: each block of rows runs over all of them, so a's rows
+/// come from memory once a group rather than once a panel. Measured with the products bench on the
+/// 0.5 B Qwen2 shapes (1,024 rows, 2 threads, GFLOP/s of 1024x896x4864, 1024x4864x896,
+/// 1024x896x896): one panel of 256 pairs (before) 729, 464, 580; 8 of 256: 823, 540, 573; 8 of 512:
+/// 835, 599, 609; 16 of 512: 864, 588, 610; 32 of 128: 831, 530, 565; 8 of 1,024: 838, 628, 611.
+/// Prefetching the next step's panel rows (prefetcht0) changed nothing.
+pub const GROUP: usize = 16;
 
 /// Whether this process runs the blocks: the CPU has AMX-TILE and AMX-BF16 (and AVX-512 BF16 for
 /// the edges), and the kernel let it use the tile registers.
