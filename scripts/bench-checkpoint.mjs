@@ -21,7 +21,8 @@
 //   tblock eval --plan            the fixed cost of a run (open, map, check each block, tokenise, plus
 //                                 its ~0.2 s rate probe) and the expected time it prints
 //   tblock eval --plan --compute  the products' rate alone (f32 and bf16, all threads and one),
-//                                 against this CPU's peak
+//                                 against this CPU's peak for their instruction, measured by the
+//                                 kernels' probe (cargo run -p tb-kernels --example peak)
 //   tblock eval                   all threads, and --threads 1: wall time and peak RSS
 //                                 (/usr/bin/time -v), beside the mapped size (the .safetensors bytes);
 //                                 faer's blocked products in f32, the kernels' bf16 products
@@ -45,16 +46,17 @@
 // that it is skipped and exits 0, and bench/checkpoint.json is left as it was (as the other benches
 // report a missing PyTorch as "skipped" rather than fail).
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measurePeaks, shareOfPeak } from './bench-checkpoint/peak.mjs';
+import { busySeconds, haveTime, measuring, othersShare } from './bench-checkpoint/runs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = join(ROOT, 'tests', 'reference', '.venv', 'bin', 'python');
 const HELPER = join(ROOT, 'scripts', 'bench_checkpoint.py');
 const TBLOCK = join(ROOT, 'target', 'release', 'tblock');
-const TIME = '/usr/bin/time';
 const DIR = process.env.TBLOCK_BENCH_DIR || '/tmp/tblock-bench-qwen2-0.5b';
 const GPT2_DIR = process.env.TBLOCK_BENCH_GPT2_DIR || '/tmp/tblock-bench-gpt2-small';
 const TEXT = join(DIR, 'bench-text.txt');
@@ -63,52 +65,8 @@ const RUNS = Math.max(1, Number(process.env.RUNS) || 3);
 const LOSS_TOLERANCE = 1e-3;
 const MIB = 1024 * 1024;
 
-const QUIET_WAIT = Number(process.env.QUIET_WAIT ?? 120);
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const say = (line) => console.error(`bench-checkpoint: ${line}`);
-const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/** CPU seconds the whole machine has spent busy (every core), from /proc/stat. */
-function busySeconds() {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return (user + nice + system + irq + softirq + steal) / CLK_TCK;
-}
-
-/** Wait (at most QUIET_WAIT s) until the machine is under 10% busy over 2 s; the busy share last seen. */
-function quiet(nproc) {
-  const until = Date.now() + QUIET_WAIT * 1000;
-  let share;
-  do {
-    const b0 = busySeconds();
-    sleep(2000);
-    share = (busySeconds() - b0) / (2 * nproc);
-  } while (share > 0.1 && Date.now() < until);
-  if (share > 0.1) say(`the machine is still ${Math.round(share * 100)}% busy; measuring anyway`);
-  return share;
-}
-
-/** What the rest of the machine used while a run took `wall` s and `own` CPU seconds. */
-const othersShare = (busy, own, wall, nproc) => Math.max(0, (busy - own) / (wall * nproc));
-
-const DISTURBED = 0.1;
-const RETRIES = 3;
-
-/** run() after the machine has gone quiet, again while the rest of the machine disturbed it. */
-async function undisturbed(run, what) {
-  let r;
-  for (let attempt = 1; attempt <= 1 + RETRIES; attempt++) {
-    quiet(machine.nproc);
-    r = await run();
-    r.attempts = attempt;
-    r.disturbed = !(r.others_cpu_share <= DISTURBED);
-    if (!r.disturbed || r.others_cpu_share === null) break;
-    say(`${what}: the rest of the machine used ${Math.round(r.others_cpu_share * 100)}% of it meanwhile${attempt <= RETRIES ? '; again' : '; kept, marked disturbed'}`);
-  }
-  return r;
-}
 
 // 0. Python with torch, or skip.
 function skip(note) {
@@ -138,6 +96,7 @@ const machine = {
   shared: true,
 };
 const THREADS = [...new Set([machine.nproc, 1])];
+const { undisturbed, timed } = measuring({ root: ROOT, tblock: TBLOCK, nproc: machine.nproc, quietWait: Number(process.env.QUIET_WAIT ?? 120), say });
 
 // 2. The checkpoint and the text.
 say(`checkpoint in ${DIR} (written once, about 15 s here; reused while its spec is the same)`);
@@ -149,70 +108,7 @@ const mappedMib = checkpoint.mapped_bytes / MIB;
 // 3. tblock: each run in its own process under /usr/bin/time -v (peak RSS, CPU time); wall time from
 // here; and, sampled every 50 ms from /proc, the most of its resident memory that was anonymous (its
 // own f32 copies and activations) and file-backed (pages of the mapped checkpoint).
-const haveTime = existsSync(TIME);
 
-/** kB fields of /proc/<pid>/status, or null once the process is gone. */
-function status(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name) => Number(text.match(new RegExp(`^${name}:\\s*(\\d+) kB`, 'm'))?.[1] ?? 0);
-    return { anon: kb('RssAnon'), file: kb('RssFile') };
-  } catch {
-    return null;
-  }
-}
-
-/** The pid of tblock: /usr/bin/time's child, or the process itself. */
-function tblockPid(pid) {
-  if (!haveTime) return pid;
-  try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || null;
-  } catch {
-    return null;
-  }
-}
-
-function timed(args, env = {}) {
-  const cmd = haveTime ? TIME : TBLOCK;
-  const argv = haveTime ? ['-v', TBLOCK, ...args] : args;
-  const busy0 = busySeconds();
-  const started = process.hrtime.bigint();
-  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (b) => { stdout += b; });
-  child.stderr.on('data', (b) => { stderr += b; });
-  const most = { anon: 0, file: 0 };
-  const sample = setInterval(() => {
-    const pid = tblockPid(child.pid);
-    const s = pid && status(pid);
-    if (s) {
-      most.anon = Math.max(most.anon, s.anon);
-      most.file = Math.max(most.file, s.file);
-    }
-  }, 50);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(sample);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const busy = busySeconds() - busy0;
-      if (code !== 0) return reject(new Error(`tblock ${args.join(' ')} failed (${code}):\n${stderr}`));
-      const field = (name) => Number(stderr.match(new RegExp(`${name}: ([\\d.]+)`))?.[1] ?? NaN);
-      const rss = field('Maximum resident set size \\(kbytes\\)');
-      const cpu = field('User time \\(seconds\\)') + field('System time \\(seconds\\)');
-      resolve({
-        seconds,
-        peak_rss_mib: Number.isNaN(rss) ? null : rss / 1024,
-        peak_anonymous_mib: most.anon / 1024,
-        peak_file_backed_mib: most.file / 1024,
-        cpu_seconds: Number.isNaN(cpu) ? null : cpu,
-        others_cpu_share: Number.isNaN(cpu) ? null : othersShare(busy, cpu, seconds, machine.nproc),
-        out: JSON.parse(stdout),
-      });
-    });
-  });
-}
 const evalArgs = ['eval', '--weights', DIR, '--text', TEXT, '--context', String(CONTEXT)];
 
 say('tblock eval --plan');
@@ -230,21 +126,16 @@ if (measured.windows !== 1 || measured.tokens !== CONTEXT) throw new Error(`expe
 const tokens = measured.tokens;
 
 // The products' rate alone, as --plan measures it (256 rows by a d x 4d matrix, ~0.2 s), against this
-// CPU's peak: per core one vfmadd231ps zmm a cycle (32 flop) for f32 and one vdpbf16ps zmm (64 flop)
-// for bf16, at the 3.0-3.6 GHz the clock wanders between (../shared/reference/cpu-kernels.md, which
-// measured 190-229 and 438-454 GFLOP/s on 2 cores with 12 independent accumulators).
-// Those figures hold only for that CPU: elsewhere (a Xeon issues two FMAs a cycle, and AMX is
-// another unit) the share is left out rather than guessed.
-const PEAK_PER_CORE = { f32: [32 * 3.0, 32 * 3.6], bf16: [64 * 3.0, 64 * 3.6] };
-const knownPeak = /AuthenticAMD/.test(readFileSync('/proc/cpuinfo', 'utf8'));
+// CPU's peak for the instruction they run on, measured here by the kernels' probe
+// (bench-checkpoint/peak.mjs).
+say('the peaks: cargo run --release -p tb-kernels --example peak');
+const peaks = await undisturbed(() => ({ ...measurePeaks(ROOT), others_cpu_share: null }), 'the peak probe');
 const rates = [];
 for (const compute of ['f32', 'bf16']) for (const threads of THREADS) {
   const r = await undisturbed(() => timed([...evalArgs, '--plan', '--compute', compute, '--threads', String(threads)]), `tblock --plan, ${compute}, ${threads} thread(s)`);
   const gflops = r.out.plan.measured_gflops_per_second;
-  const [low, high] = PEAK_PER_CORE[compute].map((p) => p * threads);
-  rates.push(knownPeak
-    ? { compute: r.out.plan.compute, threads, gflops, peak_gflops: [low, high], share_of_peak: [gflops / high, gflops / low] }
-    : { compute: r.out.plan.compute, threads, gflops, peak_gflops: null, share_of_peak: null });
+  const share = shareOfPeak(peaks, r.out.plan.compute, threads, gflops);
+  rates.push({ compute: r.out.plan.compute, threads, gflops, instruction: share?.instruction ?? null, peak_gflops: share?.peak_gflops ?? null, share_of_peak: share?.share ?? null });
 }
 
 const rows = [];
@@ -391,6 +282,7 @@ const results = {
   text: { source: 'crate/data/lesson-prose.txt', chars: text.chars, tokens: text.tokens, windows: measured.windows, context: CONTEXT },
   runs_per_configuration: RUNS,
   plan,
+  peaks,
   rates,
   rows,
   ablation: { checkpoint: gpt2, context: CONTEXT, rows: ablation },
@@ -417,9 +309,9 @@ for (const r of rows.filter((x) => x.peak_anonymous_mib !== undefined)) {
 }
 console.log(`tblock --plan: at most ${fmt(plan.peak_anonymous_mib, 0)} MiB anonymous and ${fmt(plan.peak_file_backed_mib, 0)} MiB file-backed`);
 for (const r of rates) {
-  const share = r.share_of_peak
-    ? `${Math.round(r.share_of_peak[0] * 100)}-${Math.round(r.share_of_peak[1] * 100)}% of the ${fmt(r.peak_gflops[0], 0)}-${fmt(r.peak_gflops[1], 0)} peak`
-    : "peak not known for this CPU (cpu-kernels.md's figures are the AMD EPYC's)";
+  const share = r.share_of_peak !== null
+    ? `${Math.round(r.share_of_peak * 100)}% of the ${fmt(r.peak_gflops, 0)} GFLOP/s peak of ${r.instruction} (the kernels' probe)`
+    : 'no probe of the peak for this path';
   console.log(`products alone (--plan's probe), ${r.compute}, ${r.threads} thread(s): ${fmt(r.gflops)} GFLOP/s, ${share}`);
 }
 console.log(`tblock's forward s = its wall time minus --plan's; PyTorch's is the forward alone, its whole run = from_pretrained + one forward`);

@@ -4,3 +4,4 @@ pub mod amx;
 pub mod avx2;
 pub mod avx512_bf16;
 pub mod pack_avx512;
+pub mod peak;
