@@ -14,7 +14,8 @@
 //! pairs of inputs (at most 256 KiB, in L2) straight from the stored bytes, pairs of inputs side by
 //! side as `vdpbf16ps` reads them, and runs every row of a over it, [`MR`] rows at a time, each
 //! tile's sums held in registers across the whole panel. AMX packs a group of panels of fewer
-//! pairs at once ([`x86::amx::GROUP`], 1 MiB) and runs each block of 32 rows over the whole group.
+//! pairs at once ([`x86::amx::GROUP`], 2 MiB), lays each block of 32 rows out as the tiles read it,
+//! and runs the block over the whole group.
 //!
 //! This is not TinyGPT's path: the lesson's numbers stay on [`crate::linear`]'s bit-exact loops.
 
@@ -221,7 +222,7 @@ pub fn product_bf16(
     let per = panels.div_ceil(tasks);
     let tasks = panels.div_ceil(per);
     let out = SharedOut(out.as_mut_ptr());
-    // Pairs packed at once (a panel in L2 for the tiles of vectors, 64 KiB for AMX's blocks), and
+    // Pairs packed at once (a panel in L2 for the tiles of vectors, 128 KiB for AMX's blocks), and
     // panels packed at once: one, or for AMX a group in L2 that each block of rows runs over, so
     // a's rows are read from memory once a group rather than once a panel.
     let (step, group) = match isa {
@@ -233,6 +234,9 @@ pub fn product_bf16(
     let body = |task: usize| {
         let (first, end) = (task * per, ((task + 1) * per).min(panels));
         let mut packed = vec![0u32; group.min(end - first) * step.min(a.pairs) * NR];
+        // AMX's block of rows, copied once a group (see below).
+        #[cfg(target_arch = "x86_64")]
+        let mut a_block = vec![0u32; if isa == Isa::Amx { x86::amx::ROWS * step.min(a.pairs) } else { 0 }];
         #[cfg(target_arch = "x86_64")]
         if isa == Isa::Amx {
             // SAFETY: Isa::Amx is only ever chosen where the process may use the tiles.
@@ -268,14 +272,18 @@ pub fn product_bf16(
                 let mut done = 0;
                 #[cfg(target_arch = "x86_64")]
                 if isa == Isa::Amx {
-                    use x86::amx::{block, PAIRS, ROWS};
+                    use x86::amx::{block, pack_rows, PAIRS, ROWS};
                     let whole = kc / PAIRS * PAIRS;
                     while done + ROWS <= m && whole > 0 {
+                        // The block's rows in the layout AMX's tiles read (each tile of a 1 KiB
+                        // in one piece), copied once a group and read by each of its panels.
+                        // SAFETY: rows done..done+ROWS < m of a hold pairs kp0..kp0+whole.
+                        unsafe { pack_rows(&mut a_block, tile(g0, done, ROWS, 0).a, a.pairs, whole / PAIRS) };
                         for p in (g0..g1).filter(|&p| outputs(p) == NR) {
                             let t = tile(p, done, ROWS, 0);
-                            // SAFETY: as above, for ROWS rows, the first `whole` pairs and all NR
-                            // columns.
-                            unsafe { block(t.a, t.lda, t.b, whole, t.c, t.ldc) };
+                            // SAFETY: as above, for ROWS rows (in a_block), the first `whole` pairs
+                            // and all NR columns.
+                            unsafe { block(a_block.as_ptr(), t.b, whole, t.c, t.ldc) };
                             // The pairs past the last whole step, on AVX-512 BF16.
                             if whole < kc {
                                 for r in (0..ROWS).step_by(MR) {

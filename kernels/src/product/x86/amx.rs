@@ -18,14 +18,20 @@ use super::super::NR;
 pub const ROWS: usize = 32;
 /// Pairs of inputs a step of the block takes: a tile's 64 bytes a row.
 pub const PAIRS: usize = 16;
-/// Pairs of inputs in one panel for AMX: NR x KC x 4 bytes = 64 KiB.
-pub const KC: usize = 512;
-/// Panels packed at once for AMX, 1 MiB in L2: each block of rows runs over all of them, so a's rows
-/// come from memory once a group rather than once a panel. Measured with the products bench on the
-/// 0.5 B Qwen2 shapes (1,024 rows, 2 threads, GFLOP/s of 1024x896x4864, 1024x4864x896,
-/// 1024x896x896): one panel of 256 pairs (before) 729, 464, 580; 8 of 256: 823, 540, 573; 8 of 512:
-/// 835, 599, 609; 16 of 512: 864, 588, 610; 32 of 128: 831, 530, 565; 8 of 1,024: 838, 628, 611.
-/// Prefetching the next step's panel rows (prefetcht0) changed nothing.
+/// Pairs of inputs in one panel for AMX: NR x KC x 4 bytes = 128 KiB, and as much of each row of a
+/// block of a.
+pub const KC: usize = 1024;
+/// Panels packed at once for AMX, 2 MiB: each block of rows is laid out once for the tiles
+/// ([`pack_rows`], 128 KiB) and runs over all of them, so a's rows come from memory once a group
+/// rather than once a panel. Measured with the products bench on the 0.5 B Qwen2 shapes (1,024 rows,
+/// 2 threads, GFLOP/s of 1024x896x4864, 1024x4864x896, 1024x896x896):
+/// - a's rows read in place (row stride = its pairs): one panel of 256 pairs (before) 729, 464, 580;
+///   8 of 256: 823, 540, 573; 8 of 512: 835, 599, 609; 16 of 512: 864, 588, 610; 32 of 128: 831,
+///   530, 565; 8 of 1,024: 838, 628, 611. Prefetching the next step's panel rows changed nothing.
+/// - the block's rows copied side by side (16 of 512): 1,087-1,112, 744-762, 700-742;
+/// - the block laid out tile by tile, each tile 1 KiB in one piece: 16 of 512: 1,078-1,186,
+///   695-763, 771-840; 8 of 512: 1,127, 724, 858; 16 of 256: 1,063, 669, 775; 4 of 1,024: 1,047,
+///   800, 770; 8 of 1,024: 1,159, 819, 777; 16 of 1,024: 1,182, 860, 799.
 pub const GROUP: usize = 16;
 
 /// Whether this process runs the blocks: the CPU has AMX-TILE and AMX-BF16 (and AVX-512 BF16 for
@@ -109,15 +115,16 @@ pub unsafe fn release() {
     asm!("tilerelease", options(nostack, nomem, preserves_flags));
 }
 
-/// c [ROWS, NR] (row stride ldc) += a [ROWS rows of kc pairs] (row stride lda) · b [kc, NR] (a
-/// packed panel), kc a multiple of [`PAIRS`].
+/// c [ROWS, NR] (row stride ldc) += a [ROWS rows of kc pairs] · b [kc, NR] (a packed panel), kc a
+/// multiple of [`PAIRS`], a laid out as [`pack_rows`] leaves it: each step of PAIRS pairs a stretch of
+/// ROWS x PAIRS, so that every tile of a is 1 KiB in one piece.
 ///
 /// # Safety
-/// This thread's tiles [`configure`]d; the rows, the panel and c's ROWS x NR numbers readable (and
-/// c writable) as described.
-pub unsafe fn block(a: *const u32, lda: usize, b: *const u32, kc: usize, c: *mut f32, ldc: usize) {
+/// This thread's tiles [`configure`]d; kc / PAIRS steps of a, the panel and c's ROWS x NR numbers
+/// readable (and c writable) as described.
+pub unsafe fn block(a: *const u32, b: *const u32, kc: usize, c: *mut f32, ldc: usize) {
     debug_assert_eq!(kc % PAIRS, 0);
-    let (sa, sb, sc) = (4 * lda, 4 * NR, 4 * ldc);
+    let (sa, sb, sc) = (4 * PAIRS, 4 * NR, 4 * ldc);
     let c_low = c.add(16 * ldc);
     asm!(
         "tileloadd tmm0, [{c} + {sc}*1]",
@@ -129,8 +136,9 @@ pub unsafe fn block(a: *const u32, lda: usize, b: *const u32, kc: usize, c: *mut
         sc = in(reg) sc,
         options(nostack, readonly, preserves_flags),
     );
-    let a_low = a.add(16 * lda);
     for p in (0..kc).step_by(PAIRS) {
+        let a = a.add(p * ROWS);
+        let a_low = a.add(16 * PAIRS);
         asm!(
             "tileloadd tmm4, [{a} + {sa}*1]",
             "tileloadd tmm5, [{al} + {sa}*1]",
@@ -140,8 +148,8 @@ pub unsafe fn block(a: *const u32, lda: usize, b: *const u32, kc: usize, c: *mut
             "tdpbf16ps tmm1, tmm4, tmm7",
             "tdpbf16ps tmm2, tmm5, tmm6",
             "tdpbf16ps tmm3, tmm5, tmm7",
-            a = in(reg) a.add(p),
-            al = in(reg) a_low.add(p),
+            a = in(reg) a,
+            al = in(reg) a_low,
             b = in(reg) b.add(p * NR),
             sa = in(reg) sa,
             sb = in(reg) sb,
@@ -158,4 +166,17 @@ pub unsafe fn block(a: *const u32, lda: usize, b: *const u32, kc: usize, c: *mut
         sc = in(reg) sc,
         options(nostack, preserves_flags),
     );
+}
+
+/// to [steps, ROWS, PAIRS] = pairs 0..steps·PAIRS of rows 0..ROWS of a (row r from `a + r·lda`): the
+/// layout [`block`] reads.
+///
+/// # Safety
+/// Each row holds steps·PAIRS readable pairs; `to` holds steps·ROWS·PAIRS numbers.
+pub unsafe fn pack_rows(to: &mut [u32], a: *const u32, lda: usize, steps: usize) {
+    for (s, step) in to.chunks_exact_mut(ROWS * PAIRS).take(steps).enumerate() {
+        for (r, row) in step.chunks_exact_mut(PAIRS).enumerate() {
+            row.copy_from_slice(std::slice::from_raw_parts(a.add(r * lda + s * PAIRS), PAIRS));
+        }
+    }
 }
