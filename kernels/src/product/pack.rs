@@ -144,8 +144,8 @@ fn element(w: &StoredMatrix, n: usize, k: usize) -> u16 {
 
 /// panel [kc, NR] u32 = pairs kp0..kp0+kc of outputs n0..n0+nr of w, rounded to bf16 (outputs past
 /// nr are 0): panel[p][c] holds w[n0+c][2(kp0+p)] and w[n0+c][2(kp0+p)+1]. On AMX and AVX-512 BF16,
-/// whole panels of bf16 stored along the inputs are transposed 16 x 16 in registers
-/// ([`super::x86::pack_avx512`]); the rest, pair by pair.
+/// whole panels of bf16 stored along the inputs are transposed 16 x 16 in registers, and f32 stored
+/// along the outputs rounded 16 at a time ([`super::x86::pack_avx512`]); the rest, pair by pair.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))] // isa picks x86's packer
 pub(super) fn panel(isa: Isa, panel: &mut [u32], w: &StoredMatrix, n0: usize, nr: usize, kp0: usize, kc: usize) {
     let panel = &mut panel[..kc * NR];
@@ -168,6 +168,28 @@ pub(super) fn panel(isa: Isa, panel: &mut [u32], w: &StoredMatrix, n0: usize, nr
             first = 16 * blocks;
         }
     }
+    // f32 stored along the outputs (GPT-2's Conv1D): a pair's NR numbers lie side by side in each
+    // of its two input rows, rounded 16 at a time.
+    #[cfg(target_arch = "x86_64")]
+    if let (Some((bytes, start)), 1, NR, Isa::Amx | Isa::Avx512Bf16) = (f32_bytes(w), w.n_stride, nr, isa) {
+        let pairs = (w.inputs / 2).saturating_sub(kp0).min(kc);
+        let row0 = w.offset + n0 + 2 * kp0 * w.k_stride;
+        // The last number read: input 2(kp0 + pairs) - 1, output n0 + NR - 1.
+        let end = row0 + (2 * pairs).saturating_sub(1) * w.k_stride + NR;
+        if pairs > 0 && start + 4 * end <= bytes.len() {
+            // SAFETY: as above; input row k of the panel holds NR numbers from byte
+            // start + 4·(row0 + k·k_stride), the last ending at start + 4·end, inside the bytes.
+            unsafe {
+                super::x86::pack_avx512::panel_f32_columns(
+                    panel,
+                    bytes[start + 4 * row0..].as_ptr(),
+                    4 * w.k_stride,
+                    pairs,
+                )
+            };
+            first = pairs;
+        }
+    }
     for c in 0..nr {
         let n = n0 + c;
         // bf16 stored along the inputs, the pairs whole: one 4-byte read each.
@@ -184,10 +206,21 @@ pub(super) fn panel(isa: Isa, panel: &mut [u32], w: &StoredMatrix, n0: usize, nr
             }
             continue;
         }
-        for p in 0..kc {
+        for p in first..kc {
             let k = 2 * (kp0 + p);
             panel[p * NR + c] = pair(element(w, n, k), element(w, n, k + 1));
         }
+    }
+}
+
+/// f32 numbers as bytes, and the byte the first number starts at (0: the data is its own).
+#[cfg(target_arch = "x86_64")]
+fn f32_bytes<'a>(w: &StoredMatrix<'a>) -> Option<(&'a [u8], usize)> {
+    match w.data {
+        Stored::F32Bytes(b) => Some((b, 0)),
+        // SAFETY: any f32 is 4 initialised bytes; the view lives as long as the numbers.
+        Stored::F32(f) => Some((unsafe { std::slice::from_raw_parts(f.as_ptr() as *const u8, 4 * f.len()) }, 0)),
+        _ => None,
     }
 }
 

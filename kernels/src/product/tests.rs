@@ -113,21 +113,25 @@ fn f32_and_f16_weights_are_rounded_to_bf16_as_they_are_packed() {
 
 #[test]
 fn a_transposed_slice_of_a_fused_matrix_is_read_in_place() {
-    // GPT-2's c_attn [k, 3n] stores q, k and v side by side; its middle third as w [n, k].
-    let (m, n, k) = (9, 37, 70);
-    let mut seed = 3u64;
-    let a: Vec<f32> = (0..m * k).map(|_| noise(&mut seed)).collect();
-    let fused: Vec<f32> = (0..k * 3 * n).map(|_| noise(&mut seed)).collect();
-    let w: Vec<f32> = (0..n).flat_map(|o| (0..k).map(|i| fused[i * 3 * n + n + o]).collect::<Vec<_>>()).collect();
-    let matrix =
-        StoredMatrix { data: Stored::F32(&fused), outputs: n, inputs: k, offset: n, n_stride: 1, k_stride: 3 * n };
-    let mut rows = BfRows::default();
-    rows.round(&a, m, k);
-    for isa in Isa::available() {
-        let mut out = vec![0.0; m * n];
-        product_bf16(isa, &mut out, &rows, &matrix, None, 4, &one_thread);
-        for (got, want) in out.iter().zip(reference(&a, &w, None, m, n, k)) {
-            assert!((f64::from(*got) - want).abs() < 1e-4, "{isa:?}: {got} against {want}");
+    // GPT-2's c_attn [k, 3n] stores q, k and v side by side; its middle third as w [n, k]. The
+    // second shape has AMX's blocks of rows and an odd last input.
+    for (m, n, k) in [(9, 37, 70), (40, 70, 71)] {
+        let mut seed = 3u64;
+        let a: Vec<f32> = (0..m * k).map(|_| noise(&mut seed)).collect();
+        let fused: Vec<f32> = (0..k * 3 * n).map(|_| noise(&mut seed)).collect();
+        let w: Vec<f32> = (0..n).flat_map(|o| (0..k).map(|i| fused[i * 3 * n + n + o]).collect::<Vec<_>>()).collect();
+        let bytes: Vec<u8> = fused.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let mut rows = BfRows::default();
+        rows.round(&a, m, k);
+        for data in [Stored::F32(&fused), Stored::F32Bytes(&bytes)] {
+            let matrix = StoredMatrix { data, outputs: n, inputs: k, offset: n, n_stride: 1, k_stride: 3 * n };
+            for isa in Isa::available() {
+                let mut out = vec![0.0; m * n];
+                product_bf16(isa, &mut out, &rows, &matrix, None, 4, &one_thread);
+                for (got, want) in out.iter().zip(reference(&a, &w, None, m, n, k)) {
+                    assert!((f64::from(*got) - want).abs() < 1e-4, "{isa:?} {m}x{n}x{k}: {got} against {want}");
+                }
+            }
         }
     }
 }
