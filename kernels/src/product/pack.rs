@@ -42,7 +42,14 @@ impl BfRows {
         (self.rows, self.inputs, self.pairs) = (rows, inputs, pairs);
         for (to, from) in self.data.chunks_exact_mut(pairs.max(1)).zip(inp.chunks_exact(inputs.max(1))) {
             let (whole, last) = from.split_at(inputs & !1);
-            for (t, f) in to.iter_mut().zip(whole.chunks_exact(2)) {
+            #[allow(unused_mut)] // moved on only where AVX-512 may run
+            let mut done = 0;
+            #[cfg(target_arch = "x86_64")]
+            if super::x86::pack_avx512::supported() {
+                // SAFETY: checked just above.
+                done = unsafe { super::x86::pack_avx512::round_pairs(to, whole) };
+            }
+            for (t, f) in to[done..].iter_mut().zip(whole[2 * done..].chunks_exact(2)) {
                 *t = pair(bf16_bits(f[0]), bf16_bits(f[1]));
             }
             if let Some(&x) = last.first() {

@@ -100,6 +100,27 @@ pub unsafe fn panel_f32_columns(panel: &mut [u32], rows: *const u8, stride: usiz
     }
 }
 
+/// to[p] = bf16 of from[2p] (low half) and of from[2p+1] (high half), 16 pairs at a time, for as
+/// many whole 16s as both hold: the count of pairs written (the rest is the caller's).
+///
+/// # Safety
+/// The CPU has AVX-512 F ([`supported`]).
+#[target_feature(enable = "avx512f")]
+pub unsafe fn round_pairs(to: &mut [u32], from: &[f32]) -> usize {
+    let pairs = (to.len()).min(from.len() / 2) / 16 * 16;
+    let low = _mm512_set1_epi64(0xffff);
+    let high = _mm512_set1_epi64(0xffff_0000);
+    for p in (0..pairs).step_by(16) {
+        for h in [0, 8] {
+            // Lanes 2i and 2i+1 of r as one 64-bit lane q: the pair is q's bits 0-15 and 32-47.
+            let r = bf16_lanes(_mm512_loadu_ps(from.as_ptr().add(2 * (p + h))));
+            let q = _mm512_or_si512(_mm512_and_si512(r, low), _mm512_and_si512(_mm512_srli_epi64::<16>(r), high));
+            _mm256_storeu_si256(to.as_mut_ptr().add(p + h) as *mut __m256i, _mm512_cvtepi64_epi32(q));
+        }
+    }
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,16 +147,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rounds_f32_columns_as_the_scalar_rounding() {
-        if !supported() {
-            return;
-        }
-        use super::super::super::bf16_bits;
-        // Three pairs of input rows 35 f32 apart (an odd stride), read from byte 4 on, with
-        // numbers that round every way: ties to even both ways, NaN, infinities, tiny and huge.
+    /// `n` numbers of every size, with those that round every way (ties to even both ways, NaN,
+    /// infinities, signed zero, a subnormal, the largest) at 1, 1 + every, 1 + 2·every …
+    fn awkward(n: usize, every: usize) -> Vec<f32> {
         let mut numbers: Vec<f32> =
-            (0..6 * 35 + 1).map(|i| ((i as f32) * 0.37).sin() * 1e3_f32.powi(i % 5 - 2)).collect();
+            (0..n).map(|i| ((i as f32) * 0.61).cos() * 1e3_f32.powi(i as i32 % 7 - 3)).collect();
         let special = [
             1.0 + 1.0 / 256.0,
             1.0 + 3.0 / 256.0,
@@ -147,8 +163,36 @@ mod tests {
             f32::MAX,
         ];
         for (i, x) in special.into_iter().enumerate() {
-            numbers[1 + 3 * i] = x;
+            numbers[1 + every * i] = x;
         }
+        numbers
+    }
+
+    #[test]
+    fn rounds_rows_into_pairs_as_the_scalar_rounding() {
+        if !supported() {
+            return;
+        }
+        use super::super::super::bf16_bits;
+        let from = awkward(77, 5);
+        let mut to = vec![0u32; 38];
+        // SAFETY: checked above.
+        let done = unsafe { round_pairs(&mut to, &from) };
+        assert_eq!(done, 32);
+        for p in 0..done {
+            let want = u32::from(bf16_bits(from[2 * p])) | (u32::from(bf16_bits(from[2 * p + 1])) << 16);
+            assert_eq!(to[p], want, "pair {p}: {}, {}", from[2 * p], from[2 * p + 1]);
+        }
+    }
+
+    #[test]
+    fn rounds_f32_columns_as_the_scalar_rounding() {
+        if !supported() {
+            return;
+        }
+        use super::super::super::bf16_bits;
+        // Three pairs of input rows 35 f32 apart (an odd stride), read from byte 4 on.
+        let numbers = awkward(6 * 35 + 1, 3);
         let bytes: Vec<u8> = numbers.iter().flat_map(|x| x.to_le_bytes()).collect();
         let mut panel = vec![0u32; 3 * NR];
         // SAFETY: checked above; row 5 ends at f32 1 + 5·35 + 32 ≤ 6·35 + 1.
