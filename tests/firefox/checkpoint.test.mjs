@@ -19,11 +19,15 @@ const expected = (name) => JSON.parse(readFileSync(new URL(`${name}/inspect.json
 let browser;
 let server;
 
-/** Waits until the widget at `host` has read its text (not busy, its maps shown). */
+/**
+ * Waits until the widget at `host` has read its text (its own render, not the prerendered one the
+ * build wrote into the page; not busy; its maps shown). The prerendered markup shows the same maps
+ * before the widget takes over and loads the checkpoint, so it must not count.
+ */
 function settled(driver, host) {
   return driver.wait(() => driver.executeScript((host) => {
     const el = document.querySelector(host);
-    return el && !el.busy && el.shadowRoot?.querySelector('.attention-maps:not([hidden]) .result') !== null;
+    return el && !el.prerendered && !el.busy && el.shadowRoot?.querySelector('.attention-maps:not([hidden]) .result') !== null;
   }, host), 30_000);
 }
 
