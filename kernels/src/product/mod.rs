@@ -274,11 +274,14 @@ pub fn product_bf16(
                 if isa == Isa::Amx {
                     use x86::amx::{block, pack_rows, PAIRS, ROWS};
                     let whole = kc / PAIRS * PAIRS;
-                    while done + ROWS <= m && whole > 0 {
+                    // A group of only the last, partial panel has no blocks: its rows are not laid out.
+                    let blocks = whole > 0 && (g0..g1).any(|p| outputs(p) == NR);
+                    while done + ROWS <= m && blocks {
                         // The block's rows in the layout AMX's tiles read (each tile of a 1 KiB
                         // in one piece), copied once a group and read by each of its panels.
+                        let rows = a.data[done * a.pairs + kp0..].as_ptr();
                         // SAFETY: rows done..done+ROWS < m of a hold pairs kp0..kp0+whole.
-                        unsafe { pack_rows(&mut a_block, tile(g0, done, ROWS, 0).a, a.pairs, whole / PAIRS) };
+                        unsafe { pack_rows(&mut a_block, rows, a.pairs, whole / PAIRS) };
                         for p in (g0..g1).filter(|&p| outputs(p) == NR) {
                             let t = tile(p, done, ROWS, 0);
                             // SAFETY: as above, for ROWS rows (in a_block), the first `whole` pairs

@@ -54,7 +54,7 @@ fn bf16_bytes(w: &[f32]) -> Vec<u8> {
     w.iter().flat_map(|&x| bf16_bits(x).to_le_bytes()).collect()
 }
 
-const SHAPES: [(usize, usize, usize); 17] = [
+const SHAPES: [(usize, usize, usize); 18] = [
     (1, 1, 1),
     (1, 1, 2),
     (1, 33, 3),
@@ -75,6 +75,8 @@ const SHAPES: [(usize, usize, usize); 17] = [
     (32, 96, 33),
     // More panels than AMX packs at once (GROUP), the last group partial and its last panel too.
     (40, 600, 100),
+    // A last group of only the partial panel (on one task).
+    (33, 517, 40),
 ];
 
 #[test]
