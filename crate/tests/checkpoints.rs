@@ -75,7 +75,7 @@ fn each_family_knows_its_size_and_dtype() {
         let c = Checkpoint::open(&fixtures().join(family)).unwrap();
         assert_eq!(c.parameters, expected(family)["parameters"].as_u64().unwrap(), "{family}: the analytic count");
         assert_eq!(c.dtype, dtype, "{family}");
-        assert_eq!(c.window(None).unwrap(), 64, "{family}: the model's context, under 1,024");
+        assert_eq!(c.window(None, "context").unwrap(), 64, "{family}: the model's context, under 1,024");
     }
 }
 

@@ -10,6 +10,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use transformer_block::checkpoint::arriving::{Arriving, CHECKPOINT_LIMIT};
 use transformer_block::checkpoint::shards::{index_files, Shards};
 use transformer_block::config::ModelConfig;
+use transformer_block::experiments::stepped::{Experiment, Stepped};
 use transformer_block::nn::decoder::{Decoder, WeightSource};
 use transformer_block::nn::decoder_shape::DecoderShape;
 
@@ -75,6 +76,48 @@ fn gpt2_f32_read_in_place_gives_the_reference_logits() {
     let shape = shape_of(std::str::from_utf8(gpt2!("config.json")).unwrap());
     let shards = Shards::from_buffers(vec![("model.safetensors".into(), gpt2!("model.safetensors").to_vec())]).unwrap();
     gives_the_reference_logits(Decoder::new(shape, shards).unwrap(), gpt2!("expected.json"));
+}
+
+/// Every number of `want` within 1e-4 of `got`'s (nested objects and arrays; the rest equal).
+fn close(got: &serde_json::Value, want: &serde_json::Value, path: &str) {
+    use serde_json::Value;
+    match want {
+        Value::Object(w) => w.iter().for_each(|(k, v)| close(&got[k], v, &format!("{path}.{k}"))),
+        Value::Array(w) => {
+            assert_eq!(got.as_array().map(Vec::len), Some(w.len()), "{path}: length");
+            w.iter()
+                .zip(got.as_array().unwrap())
+                .enumerate()
+                .for_each(|(i, (w, g))| close(g, w, &format!("{path}[{i}]")));
+        }
+        Value::Number(n) if n.is_f64() => {
+            let (g, w) = (got.as_f64().unwrap_or(f64::NAN), n.as_f64().unwrap());
+            assert!((g - w).abs() <= 1e-4, "{path}: {g} against the reference's {w}");
+        }
+        _ => assert_eq!(got, want, "{path}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_experiments_a_pass_at_a_time_give_the_references_figures() {
+    // What the page's worker runs: the ablation and the stream on the Llama fixture's shards in wasm
+    // memory, a forward pass a step, against the float64 reference (which `tblock ablate` and
+    // `tblock stream` match natively: crate/tests/checkpoints.rs).
+    let expected: serde_json::Value = serde_json::from_slice(fixture!("expected.json")).unwrap();
+    let ids: Vec<usize> = serde_json::from_value(expected["ids"].clone()).unwrap();
+    let window = expected["context"].as_u64().unwrap() as usize;
+    let mut decoder = Decoder::new(llama_shape(), Shards::from_buffers(llama_shards()).unwrap()).unwrap();
+    for (what, key) in [(Experiment::Ablation, "ablate"), (Experiment::Stream, "stream")] {
+        let mut s = Stepped::new(what, &ids, window, decoder.shape.n_layers).unwrap();
+        let mut steps = 0;
+        while !s.done() {
+            s.step(&mut decoder).unwrap();
+            steps += 1;
+        }
+        assert_eq!(steps, s.total_passes(), "{key}: a step a pass");
+        let found = serde_json::to_value(s.found(decoder.shape.vocab_size).unwrap()).unwrap();
+        close(&found, &expected[key], key);
+    }
 }
 
 /// A safetensors file of `header` (JSON) and `data` bytes.

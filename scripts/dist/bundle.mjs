@@ -39,7 +39,7 @@ const inlineWasm = {
         import { XzReadableStream } from 'xz-decompress';
         // A task of its own for each 64 KB the decoder writes (it runs on this thread, ~4 ms a
         // chunk at full speed, ~16 ms at 4x throttling): the whole unpacking would be one long task.
-        import { nextTask } from './elements/render-queue.js';
+        import { nextTask } from './next-task.js';
         const PACKED = ${JSON.stringify(packed.base64)};
         const SIZE = ${packed.size};
         // Read chunk by chunk, not through a Response: a Response turns the decoder's own error (a
@@ -135,33 +135,44 @@ function inlineWorker(workerSource) {
 /**
  * esbuild plugin: what runs a real checkpoint stays out of the bundles. Its worker fetches its own
  * wasm (www/pkg/checkpoint*, with the tokenizer: 0.8 MB gzipped) from beside it; a one-script
- * bundle or the offline lesson has nothing beside it. So www/src/elements/checkpoint-attention.js
- * becomes a stand-in that names the problem (the widget then runs TinyGPT, as for any checkpoint it
- * cannot open), and the checkpoint client, its worker and the real model's view are not bundled.
+ * bundle or the offline lesson has nothing beside it. So the modules that start it become
+ * stand-ins that name the problem: www/src/elements/checkpoint-attention.js and
+ * checkpoint-experiment.js (the widget then runs TinyGPT, as for any checkpoint it cannot open) and
+ * www/src/checkpoint/yours.js (the reader's dropped checkpoint is refused in the panel, and the
+ * model shown stays). The checkpoint client, its worker and the real model's views are not bundled.
  */
+
+/** A real model's view (named `view`, its stylesheet `css`) that says why it shows nothing here. */
+const viewStandIn = (view, css) => `
+  export const ${css} = '';
+  export function ${view}(element) {
+    return {
+      leave() {},
+      render() {
+        element.warn(element.t('checkpoint.servedOnly'));
+        return null;
+      },
+    };
+  }
+`;
+const STAND_INS = {
+  [join(SRC, 'elements', 'checkpoint-attention.js')]: viewStandIn('checkpointAttention', 'CHECKPOINT_ATTENTION_CSS'),
+  [join(SRC, 'elements', 'checkpoint-experiment.js')]: viewStandIn('checkpointExperiment', 'CHECKPOINT_EXPERIMENT_CSS'),
+  [join(SRC, 'checkpoint', 'yours.js')]: `
+    export function openYours() {
+      const problem = Object.assign(new Error('a Hugging Face checkpoint runs in the served pages'), { word: (t) => t('checkpoint.servedOnlyFiles') });
+      return { c: { state: 'error', problem, bars: new Set() }, hold() {}, drop() {} };
+    }
+  `,
+};
 const servedOnly = {
   name: 'served-only',
   setup(build) {
-    const served = join(SRC, 'elements', 'checkpoint-attention.js');
-    build.onResolve({ filter: /(^|\/)checkpoint-attention\.js$/ }, (args) => {
-      if (resolve(args.resolveDir, args.path) !== served) return undefined;
-      return { path: served, namespace: 'served-only' };
+    build.onResolve({ filter: /(^|\/)(checkpoint-attention|checkpoint-experiment|yours)\.js$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return STAND_INS[path] === undefined ? undefined : { path, namespace: 'served-only' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'served-only' }, () => ({
-      loader: 'js',
-      contents: `
-        export const CHECKPOINT_ATTENTION_CSS = '';
-        export function checkpointAttention(element) {
-          return {
-            leave() {},
-            render() {
-              element.warn(element.t('checkpoint.servedOnly'));
-              return null;
-            },
-          };
-        }
-      `,
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'served-only' }, (args) => ({ loader: 'js', contents: STAND_INS[args.path] }));
   },
 };
 

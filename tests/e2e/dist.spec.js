@@ -36,8 +36,11 @@ const BUNDLE = `${DIST}transformer-block.js`;
 // with xz instead of zopfli's gzip (issue 18): 367.6 KB, so 370 KB; results handed to JavaScript as JSON
 // text (serde_json and JSON.parse, not serde-wasm-bindgen): 363.6 KB, so 366 KB; with the messages
 // of a real checkpoint in every catalog (issue 35: a weights-src folder that names one is refused
-// with them; the engine itself stays out of the bundles), 366.1 KB, so 368 KB.
-const BUDGET_GZIP = 368 * 1024;
+// with them; the engine itself stays out of the bundles), 366.1 KB, so 368 KB; 368.4 KB with a
+// reader's real checkpoint dropped in the panel and the experiments' messages on a real model (issue
+// 35: the bundles refuse the one and never show the other, but carry the panel's code and the
+// catalogs whole), so 370 KB. Issue 36's per-element imports are where this comes back.
+const BUDGET_GZIP = 370 * 1024;
 // The offline lesson carries every widget's first render since issue 18's prerender (declarative
 // shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
 // 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
@@ -55,9 +58,11 @@ const LESSON_BUDGET_GZIP = 394 * 1024;
 // The French edition (issue 20; French is longer than English, and its file carries the French
 // catalog beside the English one it falls back to): 415.8 KB with the xz-packed wasm, so 420 KB;
 // results as JSON text: 411.4 KB, so 414 KB; 413.4 KB with the charts fitted to their width (issue 33);
-// 415.5 KB with a real checkpoint's messages (issue 35), so 416 KB.
+// 415.5 KB with a real checkpoint's messages (issue 35), so 416 KB; 417.0 KB with the reader's own
+// real checkpoint dropped in its panel (issue 35; its messages, and the panel's code, which the
+// one-file build keeps to refuse it), so 418 KB.
 const LESSON_FR = `${DIST}transformer-block-lesson-fr.html`;
-const LESSON_FR_BUDGET_GZIP = 416 * 1024;
+const LESSON_FR_BUDGET_GZIP = 418 * 1024;
 // The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
 const SERVED_LESSON = `${DIST}site/index.html`;

@@ -6,44 +6,9 @@
 // an index. Then the bad folders, and Cancel.
 import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
-import { openPage, waitForWidgets } from './helpers.js';
+import { FIXTURES, coursePage, expectHeads, inspected, serveFolder } from './checkpoint-pages.js';
 
-const FIXTURES = new URL('../reference/fixtures/checkpoints/', import.meta.url);
 const TEXT = 'Attention is the only stage that mixes positions.';
-
-/** Serves fixture folder `name` under /course/models/`as`/ (a file it lacks answers 404). */
-async function serveFolder(page, name, as = name, { omit = [] } = {}) {
-  await page.context().route(`**/course/models/${as}/*`, (route) => {
-    const file = new URL(route.request().url()).pathname.split('/').pop();
-    let body;
-    try {
-      if (omit.includes(file)) throw new Error('omitted');
-      body = readFileSync(new URL(`${name}/${file}`, FIXTURES));
-    } catch {
-      return route.fulfill({ status: 404, body: 'not here' });
-    }
-    route.fulfill({ body, contentType: file.endsWith('.json') ? 'application/json' : 'application/octet-stream' });
-  });
-}
-
-/** A course page holding `html`, served at /course/page.html, opened; the 404s a folder is probed with are expected. */
-async function coursePage(page, html) {
-  await page.context().route('**/course/page.html', (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title>
-<script type="module" src="/src/elements/index.js"></script></head><body>${html}</body></html>`,
-    }),
-  );
-  const problems = await openPage(page, '/course/page.html');
-  await waitForWidgets(page);
-  return problems;
-}
-
-/** The cells of a table as numbers (an empty cell: null). */
-function tableNumbers(table) {
-  return table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(1).map((c) => (c.textContent === '' ? null : Number(c.textContent)))));
-}
 
 for (const [name, what, src] of [
   ['gpt2', 'GPT-2, f32, one file', 'gpt2/'],
@@ -51,7 +16,7 @@ for (const [name, what, src] of [
   ['llama', 'Llama, bf16, three shards named by their index', 'llama/model.safetensors.index.json'],
 ]) {
   test(`${what}: every head's weights equal transformers' for the same text`, async ({ page }) => {
-    const expected = JSON.parse(readFileSync(new URL(`${name}/inspect.json`, FIXTURES), 'utf8'));
+    const expected = inspected(name);
     await serveFolder(page, name);
     const problems = await coursePage(page, `<tb-attention weights-src="/course/models/${src}" text="${TEXT}"></tb-attention><tb-masks></tb-masks>`);
     const att = page.locator('tb-attention');
@@ -60,23 +25,7 @@ for (const [name, what, src] of [
     const ids = await att.locator('.pieces li').evaluateAll((lis) => lis.map((li) => Number(li.title.split('id ')[1])));
     expect(ids).toEqual(expected.ids);
     await expect(att.locator('.model-note')).toContainText(name === 'gpt2' ? 'stored as f32' : 'stored as bf16');
-    await expect(att.locator('figure.head-map')).toHaveCount(4);
-    await att.locator('details.tables summary').click();
-    for (let b = 0; b < expected.attentions.length; b++) {
-      await att.getByLabel('Block', { exact: true }).selectOption(String(b));
-      await expect(att.locator('table.weights-table caption')).toHaveText([0, 1, 2, 3].map((hd) => `Block ${b}, head ${hd}`));
-      for (let hd = 0; hd < 4; hd++) {
-        const rows = await tableNumbers(att.locator(`table.weights-table[data-head="${hd}"]`));
-        expect(rows).toHaveLength(n);
-        rows.forEach((cells, q) =>
-          cells.forEach((got, k) => {
-            if (k > q) return expect(got, `block ${b}, head ${hd}: key ${k + 1} is after query ${q + 1}`).toBeNull();
-            // Three decimals shown: within half a unit of the last place, and 1e-4 besides.
-            expect(Math.abs(got - expected.attentions[b][hd][q][k]), `block ${b}, head ${hd}, query ${q + 1}, key ${k + 1}`).toBeLessThanOrEqual(6e-4);
-          }),
-        );
-      }
-    }
+    await expectHeads(att, expected);
     // The likeliest next token is transformers'.
     const first = await att.locator('.next li').first().textContent();
     expect(first).toMatch(new RegExp(`${expected.next[0].probability.toFixed(3)}$`));
@@ -114,7 +63,7 @@ test('bad folders are named, the widget runs TinyGPT instead, and the page keeps
     bert: /The checkpoint bert could not be opened: .*"bert".*gpt2.*llama.*mistral.*qwen2.*TinyGPT is shown instead\./,
     'no-tokenizer': /tokenizer\.json: the server answered 404/,
     'bad-tokenizer': /tokenizer\.json.*not a tokenizer the tokenizers library reads/,
-    'cut-short': /model\.safetensors.*its header says .* but the server sent 100,000 bytes/,
+    'cut-short': /model\.safetensors.*its header says .* but its length is 100,000 bytes/,
     'missing-shard': /model-00002-of-00003\.safetensors: the server answered 404/,
     huge: /checkpoint size 3,221,225,472 bytes \(3072\.0 MiB\) is out of range: at most 2,147,483,648 bytes \(2048\.0 MiB\) in the page; run it natively instead: tblock inspect --weights/,
     empty: /the folder has neither model\.safetensors nor model\.safetensors\.index\.json/,

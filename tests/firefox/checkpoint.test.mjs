@@ -3,12 +3,14 @@
 // folder in the checkpoint worker (a module worker with its own wasm and the checkpoint's
 // tokenizer). The tables hold transformers' weights for the same text (the committed inspect.json
 // beside each test model, which tblock inspect matches within 1e-4), as in Chromium's
-// tests/e2e/real-checkpoint.spec.js; typing reads a new text; nothing is logged.
+// tests/e2e/real-checkpoint.spec.js; typing reads a new text; the reader's own folder, picked,
+// likewise (tests/e2e/your-real-checkpoint.spec.js); nothing is logged.
 //
 //   make test-e2e-firefox   (with the other Firefox tests)
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { startFirefox, startServer, Widget, widgetMessages } from './firefox.mjs';
 
@@ -87,6 +89,25 @@ describe('a real checkpoint in Firefox', () => {
       await w.untilTexts('.result', /^\d+ tokens; block 2, 4 heads/);
     });
   }
+
+  test('the reader\'s Llama folder, picked: the real model, every head as transformers computes it', TIMEOUT, async () => {
+    const host = 'tb-attention#yours';
+    const want = expected('llama');
+    const w = new Widget(browser.driver, host);
+    await w.select('Model', '(load-checkpoint)');
+    // Several files at once: their paths, one a line.
+    const files = ['config.json', 'tokenizer.json', 'model.safetensors.index.json', 'model-00001-of-00003.safetensors', 'model-00002-of-00003.safetensors', 'model-00003-of-00003.safetensors'];
+    await (await w.control('Checkpoint files')).sendKeys(files.map((f) => fileURLToPath(new URL(`llama/${f}`, FIXTURES))).join('\n'));
+    await settled(browser.driver, host);
+    await w.untilTexts('.result', new RegExp(`^${want.ids.length} tokens; block 0, 4 heads`), 30_000);
+    await w.click('This block: the weights as tables');
+    await w.untilTexts('table.weights-table caption', [0, 1, 2, 3].map((hd) => `Block 0, head ${hd}`));
+    for (let head = 0; head < 4; head++) {
+      const rows = await table(browser.driver, host, head);
+      assert.equal(rows.length, want.ids.length);
+      rows.forEach((cells, q) => cells.forEach((got, k) => (k > q ? assert.equal(got, null) : assert.ok(Math.abs(got - want.attentions[0][head][q][k]) <= 6e-4))));
+    }
+  });
 
   test('no widget message, no uncaught exception, no console error or warning', async () => {
     assert.deepEqual(await widgetMessages(browser.driver), []);

@@ -71,14 +71,16 @@ export declare class TbTrain extends TbElement {}
  * `<tb-ablation model="six-blocks" mode="removed" results-src="…">`: the loss of a trained TinyGPT
  * with each block removed or overwriting the stream, against the intact loss and a uniform guess;
  * beside it GPT-2 small's reported figures, or the figures `tblock ablate` measured on a real
- * checkpoint (results-src: its JSON, on the page's site).
+ * checkpoint (results-src: its JSON, on the page's site). With weights-src a Hugging Face
+ * checkpoint folder, the ablation measured on that model in the page (text: the first text).
  */
 export declare class TbAblation extends TbElement {}
 
 /**
  * `<tb-stream model="six-blocks" results-src="…">`: per block, the stream's norm and what attention
  * and the feed-forward add to it, and the cosine between the stream entering and leaving; beside it
- * GPT-2 small's reported figures, or what `tblock stream` measured on a real checkpoint.
+ * GPT-2 small's reported figures, or what `tblock stream` measured on a real checkpoint. With
+ * weights-src a Hugging Face checkpoint folder, measured on that model in the page (text: the first text).
  */
 export declare class TbStream extends TbElement {}
 
@@ -969,6 +971,9 @@ export type CatalogKey =
   | 'lib.expertsPerToken'
   | 'lib.kPastExperts'
   | 'lib.pageModelSize'
+  | 'checkpoint.servedOnlyFiles'
+  | 'checkpoint.filesLack'
+  | 'checkpoint.yoursNotHere'
   | 'checkpoint.servedOnly'
   | 'checkpoint.noWorker'
   | 'checkpoint.cancelled'
@@ -988,7 +993,19 @@ export type CatalogKey =
   | 'checkpoint.nextTitle'
   | 'checkpoint.nextToken'
   | 'checkpoint.reading'
-  | 'checkpoint.stale';
+  | 'checkpoint.stale'
+  | 'checkpoint.experimentText'
+  | 'checkpoint.experimentTextHelp'
+  | 'checkpoint.contextLabel'
+  | 'checkpoint.contextHelp'
+  | 'checkpoint.measure'
+  | 'checkpoint.measuringLabel'
+  | 'checkpoint.measuringStart'
+  | 'checkpoint.measuring'
+  | 'checkpoint.measured'
+  | 'checkpoint.measureStopped'
+  | 'checkpoint.yourText'
+  | 'checkpoint.heldOutText';
 
 /** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */
 export type CatalogText = string | { other: string; zero?: string; one?: string; two?: string; few?: string; many?: string };

@@ -6,7 +6,8 @@
 // lacks, or plain English text, is shown as the crate wrote it, whole: never half translated.
 //
 //   wordMessage(err.tb, t)   // "nombre de tokens 0 hors limites : ..." or null (then err.message)
-//   errorText(err, t)        // any caught error, worded where it can be, else as thrown
+//   errorText(err, t)        // any caught error, worded where it can be (a page's sentence:
+//                            // models/worded.js), else as thrown
 
 import { formatDecimal } from './format.js';
 
@@ -16,6 +17,8 @@ import { formatDecimal } from './format.js';
  */
 export function errorText(err, t) {
   if (!(err instanceof Error)) return String(err);
+  // One of the page's own sentences (models/worded.js), in the reader's language.
+  if (t && typeof err.word === 'function') return err.word(t);
   return wordMessage(err.tb, t) ?? err.message;
 }
 

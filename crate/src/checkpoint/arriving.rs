@@ -59,7 +59,7 @@ impl Arriving {
         Arriving::default()
     }
 
-    /// The next file, `name`, begins; `size` is its length when the server said it.
+    /// The next file, `name`, begins; `size` is its length when the server (or the disk) said it.
     pub fn begin(&mut self, name: &str, size: Option<u64>) -> Result<()> {
         if let Some(file) = &self.current {
             return Err(Error::parse(name, format!("it began before {} was whole", file.name)));
@@ -112,7 +112,7 @@ impl Arriving {
                 if let Some(said) = file.size.filter(|&s| s != size) {
                     return Err(Error::parse(
                         file.name.clone(),
-                        format!("its header says {} but the server sent {}", bytes_shown(size), bytes_shown(said)),
+                        format!("its header says {} but its length is {}", bytes_shown(size), bytes_shown(said)),
                     ));
                 }
                 if file.bytes.len() as u64 > size {
@@ -236,7 +236,7 @@ mod tests {
         let mut arriving = Arriving::new();
         arriving.begin("model.safetensors", Some(whole.len() as u64 - 4)).unwrap();
         let e = arriving.push(&whole[..whole.len() - 4]).unwrap_err().to_string();
-        assert!(e.contains("its header says") && e.contains("the server sent"), "{e}");
+        assert!(e.contains("its header says") && e.contains("but its length is"), "{e}");
 
         let mut longer = whole.clone();
         longer.push(0);

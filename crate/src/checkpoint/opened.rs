@@ -71,14 +71,14 @@ impl Checkpoint {
     }
 
     /// The positions a window feeds: `asked`, or by default the model's context, at most
-    /// [`MAX_WINDOW`]; checked against both.
-    pub fn window(&self, asked: Option<usize>) -> Result<usize> {
+    /// [`MAX_WINDOW`]; checked against both, a refusal naming it `name` ("--context", "context").
+    pub fn window(&self, asked: Option<usize>, name: &str) -> Result<usize> {
         let most = self.decoder.shape.context.min(MAX_WINDOW);
         match asked {
             None => Ok(most),
             Some(n) if (1..=most).contains(&n) => Ok(n),
             Some(n) => Err(Error::out_of_range(
-                "--context",
+                name,
                 n,
                 format!(
                     "1 to {} (the model reads {} positions; at most {} here)",

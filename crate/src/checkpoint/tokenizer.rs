@@ -51,17 +51,18 @@ impl TextTokenizer {
     /// Each id as the text it stands for (GPT-2's byte-level " the", not "Ġthe"); a piece that is
     /// part of a character's bytes reads as U+FFFD.
     pub fn pieces(&self, ids: &[usize]) -> Result<Vec<String>> {
-        ids.iter()
-            .map(|&id| {
-                let id = u32::try_from(id).map_err(|_| Error::out_of_range("token id", id, "a tokenizer's ids"))?;
-                self.inner.decode(&[id], false).map_err(|e| {
-                    Error::parse(
-                        "tokenizer.json",
-                        format!("it cannot decode id {id} ({})", clip_to(&e.to_string(), 120)),
-                    )
-                })
-            })
-            .collect()
+        ids.iter().map(|&id| self.decode(&[id])).collect()
+    }
+
+    /// The text `ids` stand for together (a character split over two pieces whole again).
+    pub fn decode(&self, ids: &[usize]) -> Result<String> {
+        let ids = ids
+            .iter()
+            .map(|&id| u32::try_from(id).map_err(|_| Error::out_of_range("token id", id, "a tokenizer's ids")))
+            .collect::<Result<Vec<u32>>>()?;
+        self.inner.decode(&ids, false).map_err(|e| {
+            Error::parse("tokenizer.json", format!("it cannot decode ids {ids:?} ({})", clip_to(&e.to_string(), 120)))
+        })
     }
 
     /// How many ids the tokenizer can give, special tokens included.

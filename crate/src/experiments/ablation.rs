@@ -36,18 +36,26 @@ pub fn ablate<S: Subject + ?Sized>(model: &mut S, ids: &[usize]) -> Result<Ablat
     check_windows(ids, p)?;
     let all: Vec<&[usize]> = windows(ids, p).collect();
     let (intact, sums) = model.ablation_sums(&all)?;
-    let loss = |sum: f64| mean_loss(sum, all.len(), p);
-    let blocks = sums
-        .into_iter()
-        .enumerate()
-        .map(|(block, (removed, overwritten))| BlockAblation {
-            block,
-            removed: loss(removed).loss,
-            overwritten: loss(overwritten).loss,
-        })
-        .collect();
-    let intact = loss(intact);
-    Ok(Ablation { intact: intact.loss, uniform: (model.vocab_size() as f64).ln(), tokens: intact.tokens, blocks })
+    Ok(Ablation::from_sums(intact, &sums, all.len(), p, model.vocab_size()))
+}
+
+impl Ablation {
+    /// The losses from the summed losses over `n_windows` windows of `p` positions: `intact`, and
+    /// (removed, overwritten) a block each; `vocab`: V, for the uniform guess.
+    pub fn from_sums(intact: f64, sums: &[(f64, f64)], n_windows: usize, p: usize, vocab: usize) -> Ablation {
+        let loss = |sum: f64| mean_loss(sum, n_windows, p);
+        let blocks = sums
+            .iter()
+            .enumerate()
+            .map(|(block, &(removed, overwritten))| BlockAblation {
+                block,
+                removed: loss(removed).loss,
+                overwritten: loss(overwritten).loss,
+            })
+            .collect();
+        let intact = loss(intact);
+        Ablation { intact: intact.loss, uniform: (vocab as f64).ln(), tokens: intact.tokens, blocks }
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! - [`measured`]: what tblock measured on a checkpoint, and its results read back for the page.
 //! - [`measurement`]: a loss or the stream measured a few windows at a time, for the page's tasks.
 //! - [`subject`]: what they run on: TinyGPT, or a real checkpoint's forward pass.
+//! - [`stepped`]: the ablation or the stream on a real checkpoint a forward pass at a time, for a page.
 //! - [`latency`]: depth as latency at equal parameters, and attention's share of a block's time.
 //! - [`quoted`]: what the lesson reports measuring on GPT-2 small, to show beside a reader's own run
 //!   (quoted, never computed here).
@@ -20,6 +21,7 @@ pub mod measured;
 pub mod measurement;
 pub mod quoted;
 pub mod race;
+pub mod stepped;
 pub mod stream;
 pub mod stream_figures;
 pub mod subject;

@@ -14,6 +14,15 @@ pub const LESSON_PROSE: &str = include_str!("../../data/lesson-prose.txt");
 /// The share of the text held out at its end.
 pub const HELD_OUT_SHARE: f64 = 0.1;
 
+/// The lesson prose's held-out tail as text: its last tenth of characters, the part TinyGPT never
+/// trained on (every character of the prose is one of its symbols, so these are the held-out ids'
+/// characters). What a real checkpoint's experiments read in the page unless given another text.
+pub fn held_out_prose() -> &'static str {
+    let n = LESSON_PROSE.chars().count();
+    let split = n - (n as f64 * HELD_OUT_SHARE).round() as usize;
+    LESSON_PROSE.char_indices().nth(split).map_or("", |(i, _)| &LESSON_PROSE[i..])
+}
+
 /// A text as ids, split into the part trained on and the held-out tail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Corpus {
@@ -71,6 +80,14 @@ pub fn sample_batch(rng: &mut Rng, tokens: &[usize], ids: &mut [usize], targets:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_held_out_prose_is_the_held_out_ids_text() {
+        let v = Vocabulary::lessons();
+        let c = Corpus::lessons(&v, 16);
+        assert_eq!(v.encode(held_out_prose()), c.held_out);
+        assert!(held_out_prose().len() > 1_000 && LESSON_PROSE.ends_with(held_out_prose()));
+    }
 
     #[test]
     fn the_tail_is_held_out() {

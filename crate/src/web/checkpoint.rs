@@ -9,6 +9,13 @@
 //!   PageCheckpoint.check_size(bytes)                            // refused past the page's limit
 //!   c.begin(file, size | undefined); c.push(piece)...; c.end()  // each file in turn
 //!   c.open(); c.info(); c.inspect(text, top)
+//!   c.start_experiment("ablation" | "stream", text | undefined, textName | undefined, context | undefined)
+//!                                             // { windows, passes, tokens, context }; text by default
+//!                                             // the lesson's held-out prose
+//!   c.experiment_step() ... until it says done  // { done, passes }: one forward pass
+//!   c.experiment_found()                        // what tblock ablate / stream prints, `measured` and all
+//!   c.stop_experiment()
+//!   c.next_tokens(...), c.continuation_start(...), c.continuation_step()   // checkpoint_sampling.rs
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -20,8 +27,11 @@ use crate::checkpoint::shards::{index_files, index_total_size};
 use crate::checkpoint::tokenizer::TextTokenizer;
 use crate::config::ModelConfig;
 use crate::error::Error;
+use crate::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
+use crate::experiments::stepped::{Experiment, Found, Stepped};
 use crate::nn::decoder::MAX_INSPECTED_TOKENS;
 use crate::numbers::whole_number;
+use crate::train::corpus::held_out_prose;
 
 /// A checkpoint on its way into the page, then opened.
 #[wasm_bindgen]
@@ -29,7 +39,33 @@ pub struct PageCheckpoint {
     config_text: String,
     tokenizer: Option<TextTokenizer>,
     arriving: Option<Arriving>,
-    opened: Option<Checkpoint>,
+    pub(super) opened: Option<Checkpoint>,
+    /// The experiment under way, a forward pass a step, and what it is measured on.
+    experiment: Option<(Stepped, Measured)>,
+    /// The continuation under way, a token a step (checkpoint_sampling.rs).
+    pub(super) continuation: Option<super::checkpoint_sampling::Continuation>,
+}
+
+/// The positions an experiment's windows feed when the page does not say: 256, or the model's
+/// context when shorter.
+const PAGE_CONTEXT: usize = 256;
+
+/// Who measured, in a figure's `measured` (tblock says "tblock 0.1.0").
+const MEASURED_BY: &str = concat!("transformer-block ", env!("CARGO_PKG_VERSION"), " in the page");
+
+#[derive(Serialize)]
+struct ExperimentPlan {
+    windows: usize,
+    passes: usize,
+    /// Positions scored: windows x context.
+    tokens: usize,
+    context: usize,
+}
+
+#[derive(Serialize)]
+struct ExperimentProgress {
+    done: bool,
+    passes: usize,
 }
 
 #[derive(Serialize)]
@@ -47,6 +83,9 @@ struct Info<'a> {
     bytes: u64,
     /// The most tokens `inspect` reads.
     longest_text: usize,
+    /// An experiment's positions a window: by default, and at most.
+    context: usize,
+    longest_context: usize,
 }
 
 #[derive(Serialize)]
@@ -66,7 +105,11 @@ struct InspectMeta<'a> {
     next: Vec<Next>,
 }
 
-fn not_yet(what: &str) -> JsValue {
+fn no_experiment() -> JsValue {
+    Error::field("experiment", "none is under way: start one first").into()
+}
+
+pub(super) fn not_yet(what: &str) -> JsValue {
     Error::parse("the checkpoint", format!("{what}: its weights have not all arrived and been opened")).into()
 }
 
@@ -83,6 +126,8 @@ impl PageCheckpoint {
             tokenizer: Some(tokenizer),
             arriving: Some(Arriving::new()),
             opened: None,
+            experiment: None,
+            continuation: None,
         })
     }
 
@@ -151,6 +196,8 @@ impl PageCheckpoint {
             parameters: c.parameters,
             bytes: c.mapped_bytes,
             longest_text: MAX_INSPECTED_TOKENS.min(c.decoder.shape.context),
+            context: PAGE_CONTEXT.min(c.decoder.shape.context),
+            longest_context: c.window(None, "context")?,
         })
     }
 
@@ -192,5 +239,98 @@ impl PageCheckpoint {
             r.attentions.iter().map(|a| JsValue::from(js_sys::Float32Array::from(a.as_slice()))).collect();
         js_sys::Reflect::set(&object, &"attentions".into(), &attentions)?;
         Ok(object)
+    }
+
+    /// Begins experiment `name` ("ablation" or "stream") on `text` as the tokenizer cuts it, in
+    /// windows of `context` positions (by default 256, or the model's context when shorter; at most
+    /// the model's): { windows, passes, tokens, context }. Refused, naming what is allowed, for an
+    /// unknown name, a context out of range, or a text too short for one window. An experiment
+    /// under way is dropped.
+    pub fn start_experiment(
+        &mut self,
+        name: &str,
+        text: Option<String>,
+        text_name: Option<String>,
+        context: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.experiment = None;
+        let what = Experiment::named(name)?;
+        let c = self.opened.as_ref().ok_or_else(|| not_yet("an experiment"))?;
+        let asked = match context {
+            Some(n) => whole("context", n)?,
+            None => PAGE_CONTEXT.min(c.decoder.shape.context),
+        };
+        let window = c.window(Some(asked), "context")?;
+        // Named as the page says it, in its reader's language.
+        let (text, default_name) = match text {
+            Some(text) => (text, "your text"),
+            None => (held_out_prose().to_string(), "the lesson's held-out text"),
+        };
+        let text_name = text_name.unwrap_or_else(|| default_name.into());
+        let ids = c.tokenizer.encode(&text)?;
+        if crate::train::evaluate::windows(&ids, window).next().is_none() {
+            return Err(Error::field(
+                "text",
+                format!(
+                    "{} tokens make no window of {} ({window} positions and the token each predicts): give a longer text or a smaller context",
+                    crate::digits::thousands(ids.len() as u64),
+                    window + 1
+                ),
+            )
+            .into());
+        }
+        let stepped = Stepped::new(what, &ids, window, c.decoder.shape.n_layers)?;
+        let measured = Measured {
+            by: MEASURED_BY.into(),
+            model: c.config.name.clone(),
+            family: c.decoder.shape.family.clone(),
+            parameters: c.parameters,
+            dtype: c.dtype.clone(),
+            compute: "f32".into(),
+            text: text_name,
+            context: window,
+            windows: stepped.windows(),
+            tokens: stepped.windows() * window,
+        };
+        let plan = ExperimentPlan {
+            windows: stepped.windows(),
+            passes: stepped.total_passes(),
+            tokens: measured.tokens,
+            context: window,
+        };
+        self.experiment = Some((stepped, measured));
+        to_js(&plan)
+    }
+
+    /// One forward pass of the experiment under way: { done, passes } (passes done so far).
+    pub fn experiment_step(&mut self) -> Result<JsValue, JsValue> {
+        let c = self.opened.as_mut().ok_or_else(|| not_yet("an experiment"))?;
+        let (s, _) = self.experiment.as_mut().ok_or_else(no_experiment)?;
+        if let Err(e) = s.step(&mut c.decoder) {
+            self.experiment = None;
+            return Err(e.into());
+        }
+        to_js(&ExperimentProgress { done: s.done(), passes: s.passes_done() })
+    }
+
+    /// The finished experiment's figures as `tblock ablate` or `tblock stream` prints them (with
+    /// `measured`: in the page, on this text); the experiment ends.
+    pub fn experiment_found(&mut self) -> Result<JsValue, JsValue> {
+        let c = self.opened.as_ref().ok_or_else(|| not_yet("an experiment"))?;
+        let (s, measured) = self.experiment.take().ok_or_else(no_experiment)?;
+        if !s.done() {
+            self.experiment = Some((s, measured));
+            return Err(Error::field("experiment", "it is not finished: step it until it says done").into());
+        }
+        match s.found(c.decoder.shape.vocab_size) {
+            Some(Found::Ablation(ablation)) => to_js(&MeasuredAblation { ablation, measured }),
+            Some(Found::Stream(stream)) => to_js(&MeasuredStream { stream, measured }),
+            None => Err(no_experiment()),
+        }
+    }
+
+    /// Drops the experiment under way, if any (a Cancel).
+    pub fn stop_experiment(&mut self) {
+        self.experiment = None;
     }
 }

@@ -108,6 +108,8 @@ mod analytic;
 mod char_model;
 #[cfg(feature = "checkpoint-facade")]
 mod checkpoint;
+#[cfg(feature = "checkpoint-facade")]
+mod checkpoint_sampling;
 #[cfg(feature = "tinygpt-facade")]
 mod inspect;
 #[cfg(feature = "tinygpt-facade")]

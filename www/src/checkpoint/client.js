@@ -1,13 +1,20 @@
 // A Hugging Face checkpoint for the page's widgets, opened in its own worker (worker.js): one worker
-// per folder URL, shared by every widget that names it, started on the first call.
+// per checkpoint, shared by every widget that shows it, started on the first call.
 //
-//   const c = openCheckpoint(href, onChange, user)   // href: the folder, same site, ending in /
+//   const c = openCheckpoint(checkpoint, onChange, user)
+//     checkpoint: { href } the folder on the page's site, ending in / (or its index), or
+//                 { href, files } the reader's File[] (href then only names them: models/your-checkpoint.js)
 //     c.state: 'loading' | 'ready' | 'error';  c.info (ready): PageCheckpoint.info();
 //     c.memory (ready): the bytes of the worker's wasm memory once opened
 //     c.problem (error): an Error each widget words (models/worded.js problemText)
 //     c.bars: the <progress> bars following the bytes;  c.cancel(): stops the load for every widget
 //     await c.inspect(text)   // PageCheckpoint.inspect's result. One runs at a time; of the calls
 //                             // made meanwhile only the latest runs next, the others resolve null
+//     const run = c.experiment({ name, text, textName, context }, onStepped)
+//       name: 'ablation' | 'stream'; onStepped(passes, total) after each forward pass
+//       await run.result   // what tblock ablate / stream prints (`measured` and all); null once stopped
+//       run.stop()         // Cancel: the worker drops it between two passes
+//     Experiments run one at a time, in the order asked (a widget waits for another's run to end).
 //   onChange() runs when it is opened or fails (the widget re-renders).
 //   leaveCheckpoint(href, user)   // `user` (a widget) no longer shows it: once no widget does, its
 //                                 // worker ends (a load stops, the memory is freed) and the next
@@ -39,11 +46,12 @@ export function problemError(problem) {
   return err;
 }
 
-/** The checkpoint in folder `href`: loading, ready or failed (see above). */
-export function openCheckpoint(href, onChange = () => {}, user = null) {
+/** The checkpoint `checkpoint` names: loading, ready or failed (see above). */
+export function openCheckpoint(checkpoint, onChange = () => {}, user = null) {
+  const { href } = checkpoint;
   let c = opened.get(href);
   if (!c) {
-    c = start(href);
+    c = start(checkpoint);
     opened.set(href, c);
   }
   if (user) c.users.add(user);
@@ -65,7 +73,7 @@ export function leaveCheckpoint(href, user) {
   opened.delete(href);
 }
 
-function start(href) {
+function start({ href, files }) {
   const c = { state: 'loading', info: null, problem: null, read: 0, total: 0, bars: new Set(), waiting: new Set(), users: new Set() };
   const settle = (fields) => {
     Object.assign(c, fields);
@@ -81,6 +89,17 @@ function start(href) {
   let asked = 0;
   let running = null; // the inspect the worker is on: { id, text, resolve, reject }
   let queued = null; // the one to run next
+  let measuring = null; // the experiment the worker runs: { run, what, onStepped, resolve, reject }
+  const waiting = []; // the experiments asked for after it
+  const measureNext = () => {
+    measuring = waiting.shift() ?? null;
+    if (measuring) worker.postMessage({ type: 'experiment', run: measuring.run, ...measuring.what });
+  };
+  const measured = (run, settleRun) => {
+    if (measuring?.run !== run) return;
+    settleRun(measuring);
+    measureNext();
+  };
   const send = (job) => {
     running = job;
     if (job) worker.postMessage({ type: 'inspect', id: job.id, text: job.text });
@@ -103,9 +122,15 @@ function start(href) {
       settle({ state: 'ready', info: data.info, memory: data.memory });
     } else if (data.type === 'inspected') {
       answered(data.id, (job) => job.resolve(data.result));
+    } else if (data.type === 'stepped') {
+      if (measuring?.run === data.run) measuring.onStepped(data.passes, data.total);
+    } else if (data.type === 'found') {
+      measured(data.run, (job) => job.resolve(data.found));
     } else if (data.type === 'failed') {
       const problem = problemError(data.problem);
-      if (data.id === undefined) {
+      if (data.run !== undefined) {
+        measured(data.run, (job) => job.reject(problem));
+      } else if (data.id === undefined) {
         settle({ state: 'error', problem });
         worker.terminate();
       } else {
@@ -117,7 +142,7 @@ function start(href) {
     e.preventDefault?.();
     if (c.state === 'loading') settle({ state: 'error', problem: new Error(`the checkpoint worker stopped (${e.message || 'it could not start'})`) });
   };
-  worker.postMessage({ type: 'open', url: href });
+  worker.postMessage(files ? { type: 'open', files } : { type: 'open', url: href });
   return Object.assign(c, {
     /** Ends the worker, whatever it was doing; an inspect waiting resolves null. */
     close() {
@@ -125,11 +150,35 @@ function start(href) {
       running?.resolve(null);
       queued?.resolve(null);
       running = queued = null;
+      for (const job of [measuring, ...waiting.splice(0)]) job?.resolve(null);
+      measuring = null;
     },
     cancel() {
       if (c.state !== 'loading') return;
       worker.terminate();
       settle({ state: 'error', problem: wordedError((t) => t('checkpoint.cancelled')), cancelled: true });
+    },
+    experiment(what, onStepped = () => {}) {
+      if (c.state !== 'ready') return { result: Promise.resolve(null), stop() {} };
+      let job;
+      const result = new Promise((resolve, reject) => {
+        job = { run: ++asked, what, onStepped, resolve, reject };
+      });
+      waiting.push(job);
+      if (!measuring) measureNext();
+      return {
+        result,
+        stop() {
+          if (measuring === job) {
+            worker.postMessage({ type: 'stop', run: job.run });
+            job.resolve(null);
+            measureNext();
+          } else if (waiting.includes(job)) {
+            waiting.splice(waiting.indexOf(job), 1);
+            job.resolve(null);
+          }
+        },
+      };
     },
     inspect(text) {
       if (c.state !== 'ready') return Promise.resolve(null);

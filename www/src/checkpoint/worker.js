@@ -5,25 +5,34 @@
 //
 // In:  { type: 'open', url }                 url: the folder, on the page's own site, ending in /;
 //                                            or its model.safetensors.index.json (sharded)
+//      { type: 'open', files }               files: File[], the reader's (dropped or picked)
 //      { type: 'inspect', id, text }
+//      { type: 'experiment', run, name, text?, textName?, context? }   name: 'ablation' | 'stream'
+//      { type: 'stop', run }                 the experiment `run` is not wanted any more
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
 //      { type: 'opened', info, memory }      PageCheckpoint.info(); memory: the instance's bytes
 //      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred
-//      { type: 'failed', id?, problem }      problem: { message, tb?, say? } (problems.js)
+//      { type: 'stepped', run, passes, total } forward passes done, of all (0 of all once started)
+//      { type: 'found', run, found }         what tblock ablate / stream prints for the same text
+//      { type: 'failed', id? | run?, problem }  problem: { message, tb?, say? } (problems.js)
 //
-// Opening: config.json and tokenizer.json (the family, the shape and the tokenizer checked), then
-// model.safetensors, or when there is none the shards model.safetensors.index.json names (the
-// size checked against the page's limit first: the index's total, or each answer's length before
-// its body is read).
+// An experiment runs a forward pass a task (PageCheckpoint.experiment_step), so a Stop, or an
+// inspection of another text, is answered between two passes; one runs at a time (client.js queues).
+//
+// Opening (sources.js reads a folder on the site or the reader's files alike): config.json and
+// tokenizer.json (the family, the shape and the tokenizer checked), then model.safetensors, or when
+// there is none the shards model.safetensors.index.json names (the size checked against the page's
+// limit first: the index's total or the files' sizes, else each answer's length before its body
+// is read).
 //
 // The weights arrive a piece at a time into the instance's memory (PageCheckpoint.push): the
 // pieces are not gathered anywhere else, so the page holds the weights once.
 
 import init, { PageCheckpoint } from '../../pkg/checkpoint.js';
-import { problemData, said } from './problems.js';
+import { problemData } from './problems.js';
+import { fileSource, siteSource } from './sources.js';
+import { nextTask } from '../next-task.js';
 
-/** The most bytes a config.json or tokenizer.json may have (Llama 3's tokenizer.json is 9 MB). */
-const TEXT_LIMIT = 64 << 20;
 /** Progress is posted at most this often, in ms. */
 const PROGRESS_EVERY = 50;
 
@@ -31,78 +40,31 @@ let checkpoint = null;
 let wasm = null; // the instance's exports (its memory)
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
-/** A fetch from the page's own site. */
-const get = (url) => fetch(url, { mode: 'same-origin', credentials: 'same-origin' });
-
-/** A response from the page's own site, refused with the file's name unless it is there. */
-async function fetched(url, name) {
-  const response = await get(url);
-  if (!response.ok) throw said('panels.labelled', { label: name, error: { key: 'panels.serverAnswered', values: { status: String(response.status) } } });
-  return response;
-}
-
-/** The bytes of a small file beside the weights. */
-async function small(base, name) {
-  const response = await fetched(new URL(name, base), name);
-  const length = Number(response.headers.get('content-length')) || 0;
-  const tooLarge = (n) => said('checkpoint.fileTooLarge', { name, size: { bytes: n }, limit: { bytes: TEXT_LIMIT } });
-  if (length > TEXT_LIMIT) {
-    response.body?.cancel();
-    throw tooLarge(length);
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > TEXT_LIMIT) throw said('checkpoint.fileTooLarge', { name, size: { bytes: bytes.length }, limit: { bytes: TEXT_LIMIT } });
-  return bytes;
-}
-
-/**
- * The weights' files and the first one's response: model.safetensors, or when the folder has none
- * (404), or it was opened by its index (`sharded`), the shards model.safetensors.index.json names,
- * with its total size.
- */
-async function weightFiles(base, sharded) {
-  if (!sharded) {
-    const single = await get(new URL('model.safetensors', base));
-    if (single.ok) return { files: ['model.safetensors'], first: single, indexTotal: null };
-    await single.arrayBuffer().catch(() => {}); // the server's page for the error, read to its end
-    if (single.status !== 404) throw said('panels.labelled', { label: 'model.safetensors', error: { key: 'panels.serverAnswered', values: { status: String(single.status) } } });
-  }
-  const index = await get(new URL('model.safetensors.index.json', base));
-  if (index.status === 404 && !sharded) throw said('checkpoint.noWeights');
-  if (!index.ok) throw said('panels.labelled', { label: 'model.safetensors.index.json', error: { key: 'panels.serverAnswered', values: { status: String(index.status) } } });
-  const { files, total_size: indexTotal } = PageCheckpoint.weight_files(await index.text());
-  return { files, first: null, indexTotal };
-}
-
-async function open(url) {
-  const base = new URL('./', url);
-  const sharded = new URL(url).pathname.endsWith('/model.safetensors.index.json');
+async function open(source) {
   wasm = await init();
   const text = (bytes) => new TextDecoder().decode(bytes);
-  const [config, tokenizer] = await Promise.all([small(base, 'config.json'), small(base, 'tokenizer.json')]);
-  // The family, the shape and the tokenizer are checked before a byte of weights is fetched.
+  const [config, tokenizer] = await Promise.all([source.small('config.json'), source.small('tokenizer.json')]);
+  // The family, the shape and the tokenizer are checked before a byte of weights is read.
   checkpoint = new PageCheckpoint(text(config), tokenizer);
-  const { files, first, indexTotal } = await weightFiles(base, sharded);
-  if (indexTotal) PageCheckpoint.check_size(indexTotal);
-  let total = indexTotal ?? 0;
+  const { parts, total: known } = await source.weights();
+  if (known) PageCheckpoint.check_size(known);
+  let total = known ?? 0;
   let read = 0;
   let posted = 0;
-  for (const [i, name] of files.entries()) {
-    const response = i === 0 && first ? first : await fetched(new URL(name, base), name);
-    // A compressed answer's length is not the file's.
-    const length = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-    if (!indexTotal && length) {
+  for (const part of parts) {
+    const { length, body, cancel } = await part.open();
+    if (!known && length) {
       // Refused on its length, before its body is read.
       try {
         PageCheckpoint.check_size(read + length);
       } catch (err) {
-        response.body?.cancel();
+        cancel();
         throw err;
       }
       total = read + length;
     }
-    checkpoint.begin(name, length || undefined);
-    const reader = response.body.getReader();
+    checkpoint.begin(part.name, length || undefined);
+    const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -121,6 +83,29 @@ async function open(url) {
   post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength });
 }
 
+let running = null; // the experiment under way: { run, stopped }
+
+async function experiment({ run, name, text, textName, context }) {
+  const plan = checkpoint.start_experiment(name, text ?? undefined, textName ?? undefined, context ?? undefined);
+  const job = { run, stopped: false };
+  running = job;
+  post({ type: 'stepped', run, passes: 0, total: plan.passes });
+  try {
+    for (;;) {
+      await nextTask();
+      // Stopped, or replaced by one started meanwhile (which dropped it in the library).
+      if (running !== job) return;
+      if (job.stopped) return checkpoint.stop_experiment();
+      const { done, passes } = checkpoint.experiment_step();
+      post({ type: 'stepped', run, passes, total: plan.passes });
+      if (done) break;
+    }
+    post({ type: 'found', run, found: checkpoint.experiment_found() });
+  } finally {
+    if (running === job) running = null;
+  }
+}
+
 function inspect({ id, text }) {
   const result = checkpoint.inspect(text, 10);
   post({ type: 'inspected', id, result }, result.attentions.map((a) => a.buffer));
@@ -128,13 +113,15 @@ function inspect({ id, text }) {
 
 self.onmessage = async ({ data }) => {
   try {
-    if (data?.type === 'open') await open(data.url);
+    if (data?.type === 'open') await open(data.files ? fileSource(data.files) : siteSource(data.url));
     else if (data?.type === 'inspect') inspect(data);
+    else if (data?.type === 'experiment') await experiment(data);
+    else if (data?.type === 'stop' && running?.run === data.run) running.stopped = true;
   } catch (err) {
     if (data?.type === 'open') {
       checkpoint?.free();
       checkpoint = null;
     }
-    post({ type: 'failed', id: data?.id, problem: problemData(err) });
+    post({ type: 'failed', id: data?.id, run: data?.run, problem: problemData(err) });
   }
 };

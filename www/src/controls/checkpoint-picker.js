@@ -21,8 +21,10 @@ import { readStream } from '../models/read-stream.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { checkpointKept, forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint } from '../models/your-checkpoint.js';
+import { checkpointKept, forgetCheckpoint, latestCheckpoint, onCheckpoint, publishCheckpoint, realCheckpoint } from '../models/your-checkpoint.js';
 import { CONFIG_LIMIT } from '../models/your-model.js';
+import { problemText } from '../models/worded.js';
+import { openYours } from '../checkpoint/yours.js';
 
 export const CHECKPOINT = 'checkpoint';
 /** The value of the "Your checkpoint…" option: not a model, the panel's opener. */
@@ -61,16 +63,19 @@ export function checkpointPicker({ uid, t = translator('en'), lib, select, onPic
   const panel = h(
     'div',
     { class: 'your-checkpoint', id, role: 'group', 'aria-label': t('panels.yourCheckpoint'), hidden: true },
-    h('p', {}, t('panels.checkpointHelp', { limit: formatBytes(limit, locale) })),
+    h('p', {}, t('panels.checkpointHelp', { limit: formatBytes(limit, locale), realLimit: formatBytes(lib.page_checkpoint_limit(), locale) })),
     h('div', { class: 'row' }, h('label', { htmlFor: file.id, class: 'visually-hidden' }, t('panels.checkpointFiles')), file, cancel, forget),
     progress,
     status,
     message,
   );
 
-  let reading = null; // { cancelled } while files are read: any newer choice cancels it
+  let reading = null; // { cancelled, stop? } while files are read: any newer choice cancels it
   const cancelReading = () => {
-    if (reading) reading.cancelled = true;
+    if (reading) {
+      reading.cancelled = true;
+      reading.stop?.();
+    }
     reading = null;
   };
   const refresh = () => {
@@ -98,6 +103,8 @@ export function checkpointPicker({ uid, t = translator('en'), lib, select, onPic
     cancelReading();
     message.hidden = true;
     const weights = files.find((f) => /\.safetensors$/i.test(f.name));
+    const folder = files.folder ?? files[0]?.webkitRelativePath?.split('/')[0];
+    if (await isHuggingFace(files, lib)) return useReal(files, folder || weights?.name || files[0].name);
     if (!weights) return fail(t('panels.noSafetensors'));
     if (weights.size > limit) {
       return fail(t('panels.weightsFileTooLarge', { name: clipText(weights.name), size: formatBytes(weights.size, locale), limit: formatBytes(limit, locale) }));
@@ -132,8 +139,41 @@ export function checkpointPicker({ uid, t = translator('en'), lib, select, onPic
       model?.free();
     }
     progress.hidden = true;
-    const folder = files.folder ?? files[0]?.webkitRelativePath?.split('/')[0];
-    const checkpoint = { name: folder || weights.name, weights: bytes, config, vocab };
+    share({ name: folder || weights.name, weights: bytes, config, vocab });
+  }
+
+  /**
+   * A Hugging Face checkpoint's files: opened in a checkpoint worker (its progress on the panel's
+   * bar, Cancel ending it), and shared once it opened; what it cannot open is said here.
+   */
+  async function useReal(files, name) {
+    const checkpoint = realCheckpoint(name, files);
+    const job = { cancelled: false };
+    reading = job;
+    progress.hidden = false;
+    progress.max = files.filter((f) => /\.safetensors$/i.test(f.name)).reduce((sum, f) => sum + f.size, 0) || 1;
+    progress.value = 0;
+    status.textContent = t('panels.reading', { name: clipText(name) });
+    let load;
+    await new Promise((resolve) => {
+      load = openYours(checkpoint, resolve);
+      job.stop = load.drop;
+      load.c.bars.add(progress);
+      if (load.c.state !== 'loading') resolve();
+    });
+    if (job.cancelled) return;
+    reading = null;
+    if (load.c.state !== 'ready') {
+      load.drop();
+      return fail(problemText(load.c.problem, t));
+    }
+    progress.hidden = true;
+    share(checkpoint);
+    load.hold();
+  }
+
+  /** Shares `checkpoint` with the page and picks it; the panel then says whether a reload keeps it. */
+  async function share(checkpoint) {
     // Shared with the page at once; kept for the next visits when the browser allows (a moment later).
     const keeping = publishCheckpoint(checkpoint);
     previous = CHECKPOINT;
@@ -177,6 +217,10 @@ export function checkpointPicker({ uid, t = translator('en'), lib, select, onPic
         previous = select.value;
         onPick(select.value);
       }
+    } else if (previous === CHECKPOINT && !latestCheckpoint()) {
+      // Forgotten while the panel is open over it: the widget goes back to its first model.
+      previous = select.options[0].value;
+      onPick(previous);
     }
   });
   const off = () => {
@@ -190,6 +234,17 @@ export function checkpointPicker({ uid, t = translator('en'), lib, select, onPic
   };
   refresh();
   return { panel, off, show };
+}
+
+/**
+ * Whether the reader's files are a Hugging Face checkpoint (GPT-2, Llama…) rather than TinyGPT's:
+ * its config.json says so (the library's config_kind), or there is a tokenizer.json or an index.
+ */
+async function isHuggingFace(files, lib) {
+  if (files.some((f) => f.name === 'tokenizer.json' || f.name === 'model.safetensors.index.json')) return true;
+  const config = files.find((f) => f.name === 'config.json');
+  if (!config || config.size > CONFIG_LIMIT) return false; // the character model's checks say what is wrong
+  return lib.config_kind(await config.text()) === 'checkpoint';
 }
 
 /** The files of a drop: the files themselves, and the files of a dropped folder (one level). */

@@ -6,8 +6,10 @@
 // waits long; the results stay while the reader switches between removing and overwriting.
 //
 // Attributes: model (six-blocks, the default, or shipped: the 2-block model), mode (removed, the
-// default, or overwritten), weights-src (an author's TinyGPT), results-src (the JSON `tblock ablate`
-// printed for a real checkpoint, on this site: shown, as measured, in place of the quoted figures).
+// default, or overwritten), weights-src (an author's TinyGPT, or a Hugging Face checkpoint folder:
+// the ablation measured on the real model in the page, checkpoint-experiment.js; text: its first
+// text), results-src (the JSON `tblock ablate` printed for a real checkpoint, on this site: shown,
+// as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { h, TbElement } from './base.js';
@@ -17,7 +19,8 @@ import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger } from '../format.js';
-import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, ExperimentModels, Measuring, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
 
 const CSS = `${FRAME_CSS}
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }
@@ -32,46 +35,64 @@ const CSS = `${FRAME_CSS}
 .blocks { display: flex; flex-wrap: wrap; gap: 0.35rem; margin: 0.5rem 0; padding: 0; list-style: none; }
 .blocks button[aria-pressed="true"] { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
 .details { font-variant-numeric: tabular-nums; }
-${REPORTED_CSS}`;
+${REPORTED_CSS}
+${CHECKPOINT_EXPERIMENT_CSS}`;
+
+/** The ablation's figures as a table (a results-src file's, or a real checkpoint's run): comparisonFigure's. */
+function ablationTable(t) {
+  const { locale } = t;
+  return {
+    what: t('ablation.what'),
+    columns: [t('ablation.colLoss'), t('ablation.colRemoved'), t('ablation.colOverwriting')],
+    rows: (r) => [
+      [t('ablation.rowIntact'), formatDecimal(r.intact, 3, locale), ''],
+      ...r.blocks.map((b) => [
+        t('ablation.rowBlock', { block: formatInteger(b.block, locale) }),
+        formatDecimal(b.removed, 3, locale),
+        formatDecimal(b.overwritten, 3, locale),
+      ]),
+      [t('ablation.rowUniform'), formatDecimal(r.uniform, 3, locale), ''],
+    ],
+  };
+}
 
 /** The modes, each with the catalog key of its radio's label. */
 const MODES = { removed: 'ablation.modeRemoved', overwritten: 'ablation.modeOverwritten' };
 
 export class TbAblation extends TbElement {
-  static observedAttributes = ['model', 'weights-src', 'mode', 'results-src'];
+  static observedAttributes = ['model', 'weights-src', 'mode', 'results-src', 'text'];
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
+  #models = this.hold(new ExperimentModels(this, checkpointExperiment(this, { name: 'ablation', title: (t) => t('ablation.title'), table: ablationTable })));
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #parts;
   #chosen = 0;
-  #off;
-
-  release() {
-    this.#off?.();
-  }
 
   render(lib) {
     this.#lib = lib;
-    const start = startingModel(this, lib);
+    let start = startingModel(this, lib, undefined, { checkpoints: true });
     if (start.loading) {
       this.#measuring.stop(); // stop measuring the model shown before
       return this.shadowRoot.replaceChildren(...start.loading);
     }
+    const shown = this.#models.real(lib, start);
+    if (shown.nodes) {
+      this.#measuring.stop();
+      return this.shadowRoot.replaceChildren(...shown.nodes);
+    }
+    start = shown.start;
     this.#page = start.page;
     let mode = this.attr('mode', 'removed');
     if (!(mode in MODES)) {
       this.warn(this.t('ablation.badMode', { mode: clipText(mode) }));
       mode = 'removed';
     }
-    this.#off?.();
     const { t, locale } = this;
-    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked), { t });
-    this.#off = off;
+    const { control, select } = this.#models.switcher(lib, start, (picked) => this.#measure(picked));
     const radios = Object.entries(MODES).map(([value, key]) => {
       const id = `${this.uid}-mode-${value}`;
       const input = h('input', { type: 'radio', name: `${this.uid}-mode`, id, value, checked: value === mode });
@@ -101,17 +122,7 @@ export class TbAblation extends TbElement {
         read: (text) => (lib.check_results(text, 'ablate'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.ablation },
-        what: t('ablation.what'),
-        columns: [t('ablation.colLoss'), t('ablation.colRemoved'), t('ablation.colOverwriting')],
-        rows: (r) => [
-          [t('ablation.rowIntact'), formatDecimal(r.intact, 3, locale), ''],
-          ...r.blocks.map((b) => [
-            t('ablation.rowBlock', { block: formatInteger(b.block, locale) }),
-            formatDecimal(b.removed, 3, locale),
-            formatDecimal(b.overwritten, 3, locale),
-          ]),
-          [t('ablation.rowUniform'), formatDecimal(r.uniform, 3, locale), ''],
-        ],
+        ...ablationTable(t),
       }),
     );
     this.#draw();

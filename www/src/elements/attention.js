@@ -27,7 +27,7 @@ import { latestTrained } from '../train/trained.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
-import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
+import { ModelPick, modelNote, modelSwitcher, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { CHECKPOINT_ATTENTION_CSS, checkpointAttention } from './checkpoint-attention.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
@@ -76,17 +76,38 @@ class TbAttention extends TbElement {
     return 'shipped';
   }
 
+  /** The model switcher; `onPicked(value)` runs when the reader picks a model. */
+  #switcher(lib, start, seed, onPicked, beside = []) {
+    this.#off?.();
+    // The seed is a name, written as typed (no digit grouping).
+    const untrainedLabel = this.t('attention.modelUntrained', { seed: String(seed) });
+    const switcher = modelSwitcher(this.uid, lib, start, this.#pick, onPicked, {
+      models: [
+        ['shipped', MODEL_LABELS.shipped],
+        ['six-blocks', MODEL_LABELS['six-blocks']],
+        ['untrained', untrainedLabel],
+        ['trained', MODEL_LABELS.trained],
+      ],
+      beside,
+      t: this.t,
+    });
+    this.#off = switcher.off;
+    return switcher;
+  }
+
   render(lib) {
     const { t, locale } = this;
     const seed = this.#seed(lib);
     let start = startingModel(this, lib, () => this.#modelAttr(), { checkpoints: true });
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
-    if (!start.checkpoint) this.#real.leave();
-    if (start.checkpoint) {
-      const nodes = this.#real.render(start.checkpoint);
-      if (nodes) return this.shadowRoot.replaceChildren(...nodes);
-      start = { source: this.#modelAttr(), page: null };
-    }
+    const real = realView(start, this.#pick, this.#real, {
+      switcher: () => this.#switcher(lib, start, seed, () => this.update()),
+      release: () => this.#off?.(),
+      fallback: () => this.#modelAttr(),
+    });
+    if (real.nodes) return this.shadowRoot.replaceChildren(...real.nodes);
+    start = real.start;
+    this.#real.leave(); // TinyGPT is shown
     const { page } = start;
 
     const textId = `${this.uid}-text`;
@@ -151,20 +172,12 @@ class TbAttention extends TbElement {
       });
       unknown.textContent = unknownNote(r.unknown, t);
     };
-    this.#off?.();
-    // The seed is a name, written as typed (no digit grouping).
-    const untrainedLabel = t('attention.modelUntrained', { seed: String(seed) });
-    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, () => load() && run(), {
-      models: [
-        ['shipped', MODEL_LABELS.shipped],
-        ['six-blocks', MODEL_LABELS['six-blocks']],
-        ['untrained', untrainedLabel],
-        ['trained', MODEL_LABELS.trained],
-      ],
-      beside: [h('label', { htmlFor: textId }, t('attention.text')), input, help],
-      t,
-    });
-    this.#off = off;
+    // Picking the reader's real checkpoint shows its own view (a whole render).
+    const { control, select } = this.#switcher(lib, start, seed, () => (yourRealCheckpoint(this.#pick) ? this.update() : load() && run()), [
+      h('label', { htmlFor: textId }, t('attention.text')),
+      input,
+      help,
+    ]);
     input.addEventListener('input', run);
     if (load()) run();
     this.shadowRoot.replaceChildren(h('h3', {}, t('attention.title')), control, note, error, stale, unknown, output);

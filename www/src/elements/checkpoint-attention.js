@@ -7,8 +7,10 @@
 // the decoder `tblock inspect` runs natively.
 //
 //   const real = checkpointAttention(element)    // held by the element across its renders
-//   real.render(files)   // files: startingModel's { name, href }; the nodes to show, or null when
-//                        // the checkpoint failed (the element warns and runs TinyGPT instead)
+//   real.render(files, switcher)   // files: startingModel's { name, href }, or the reader's
+//                        // { name, href, files } (models/your-checkpoint.js); switcher: the model
+//                        // switcher to show above (the reader's), or null. The nodes to show, or
+//                        // null when the checkpoint failed (the element warns and runs TinyGPT instead)
 //   real.leave()         // the element shows another model, or left the page: a checkpoint it alone
 //                        // was loading is cancelled
 
@@ -16,11 +18,10 @@ import { h, errorText } from './base.js';
 import { clipText } from '../attributes.js';
 import { WEIGHT_CLASSES, attentionMapLayout, strongestKeys } from '../charts/attention-map.js';
 import { mapCanvas } from '../charts/map-canvas.js';
-import { formatBytes, formatFixed, formatInteger } from '../format.js';
+import { formatFixed, formatInteger } from '../format.js';
 import { headTable } from './attention-tables.js';
-import { leaveCheckpoint, openCheckpoint } from '../checkpoint/client.js';
+import { checkpointNote, shownCheckpoint } from './checkpoint-shown.js';
 import { rampLegend } from './heatmap-figure.js';
-import { loadingView } from '../models/page-checkpoint.js';
 import { problemText } from '../models/worded.js';
 
 /** The styles of the real model's view, besides attention-view.js's. */
@@ -49,30 +50,15 @@ export function checkpointAttention(element) {
   let block = 0; // the block shown, kept across renders
   let head = 0; // the head whose query note and table are read out
   let query = null; // the query position (null: the last)
-  let href = null; // the checkpoint shown (or loading)
-  const leave = () => {
-    if (href) leaveCheckpoint(href, element);
-    href = null;
-  };
+  const shown = shownCheckpoint(element);
   return {
-    leave,
-    render(files) {
-      const t = element.t;
-      if (href !== files.href) leave();
-      href = files.href;
-      const c = openCheckpoint(files.href, () => element.update(), element);
-      // Busy (element.busy) while the checkpoint loads and while a text is read, so a script or a
+    leave: shown.leave,
+    render(files, switcher = null) {
+      // Busy while the checkpoint loads (shown.open) and while a text is read, so a script or a
       // test can wait for the maps to settle.
-      element.busy = c.state === 'loading';
-      if (c.state === 'loading') {
-        return [h('h3', {}, t('attention.title')), ...loadingView(c, files.href, t)];
-      }
-      if (c.state === 'error') {
-        leave();
-        element.warn(t('checkpoint.unusable', { name: clipText(files.name, 60), error: problemText(c.problem, t) }));
-        return null;
-      }
-      return readyView(element, c, files, {
+      const { c, nodes } = shown.open(files, element.t('attention.title'), switcher);
+      if (!c) return nodes;
+      return readyView(element, c, files, switcher, {
         get: () => ({ block, head, query }),
         set(v) {
           if ('block' in v) block = v.block;
@@ -84,7 +70,7 @@ export function checkpointAttention(element) {
   };
 }
 
-function readyView(element, c, files, chosen) {
+function readyView(element, c, files, switcher, chosen) {
   const { t, locale } = element;
   const { info } = c;
   const config = info.config;
@@ -100,19 +86,7 @@ function readyView(element, c, files, chosen) {
     Array.from({ length: layers }, (_, b) => h('option', { value: String(b) }, t('attention.block', { block: b }))),
   );
   select.value = String(Math.min(chosen.get().block, layers - 1));
-  const note = h(
-    'p',
-    { class: 'muted model-note' },
-    t('checkpoint.modelNote', {
-      name: clipText(files.name, 60),
-      family: config.family,
-      parameters: formatInteger(info.parameters, locale),
-      dtype: info.dtype,
-      bytes: formatBytes(info.bytes, locale),
-      blocks: formatInteger(layers, locale),
-      heads: formatInteger(heads, locale),
-    }),
-  );
+  const note = checkpointNote(files, info, t);
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const stale = h('p', { class: 'stale', hidden: true });
   const status = h('p', { class: 'muted', role: 'status' });
@@ -285,5 +259,5 @@ function readyView(element, c, files, chosen) {
     h('label', { htmlFor: blockId }, t('checkpoint.blockLabel')),
     select,
   );
-  return [h('h3', {}, t('attention.title')), controls, note, error, stale, status, output];
+  return [h('h3', {}, t('attention.title')), switcher, controls, note, error, stale, status, output].filter(Boolean);
 }

@@ -14,6 +14,7 @@ import { modelSpec } from '../train/models.js';
 import { acquireMeasurer } from '../measure/runner.js';
 import { pageResults } from '../models/page-results.js';
 import { translator } from '../i18n.js';
+import { latestCheckpoint } from '../models/your-checkpoint.js';
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 export function shippedModelAttr(element) {
@@ -41,6 +42,87 @@ export function startingModel(element, lib, fallback = () => shippedModelAttr(el
     element.warn(load.state === 'ready' ? t('checkpoint.notInThisWidget', { src: clipText(src) }) : load.message);
   }
   return { source: fallback(), page: null };
+}
+
+/** The reader's Hugging Face checkpoint, when it is the model picked (`pick`: a ModelPick); else null. */
+export function yourRealCheckpoint(pick) {
+  const yours = pick.value === 'checkpoint' ? latestCheckpoint() : null;
+  return yours?.kind === 'checkpoint' ? yours : null;
+}
+
+/**
+ * A real checkpoint's view, when the widget shows one: the author's (start.checkpoint, from
+ * startingModel; no switcher, as weights-src asks) or the reader's picked in `pick`, with the
+ * switcher `switcher()` makes ({ control, off }, a pick re-rendering the widget) above it;
+ * `release()` lets go of the last switcher when none is shown. `real`: the widget's view (checkpoint-attention.js, checkpoint-experiment.js); `fallback()`: the
+ * model it runs when the author's cannot be opened. Returns { nodes } to show, or { start } for
+ * the widget's TinyGPT view (after a failure, which `real` has said, what it runs instead).
+ */
+export function realView(start, pick, real, { switcher, release, fallback }) {
+  const yours = start.checkpoint ? null : yourRealCheckpoint(pick);
+  if (!start.checkpoint && !yours) return { start };
+  if (!yours) release();
+  const nodes = real.render(start.checkpoint ?? yours, yours ? switcher().control : null);
+  if (nodes) return { nodes };
+  if (!yours) return { start: { source: fallback(), page: null } };
+  pick.value = null; // back to the author's model
+  return { start };
+}
+
+/**
+ * How <tb-ablation> and <tb-stream> show a model: the reader's pick, the switcher (the last one's
+ * subscription ended when another is made or the widget leaves), and a real checkpoint's view
+ * (`real`: checkpoint-experiment.js's).
+ *
+ *   #models = this.hold(new ExperimentModels(this, real))
+ *   const shown = this.#models.real(lib, start)   // { nodes } to show, or { start } (see realView)
+ *   const { control, select } = this.#models.switcher(lib, start, onPicked)
+ *     // a TinyGPT pick runs onPicked(value); the reader's real checkpoint re-renders the widget
+ */
+export class ExperimentModels {
+  pick = new ModelPick();
+  #element;
+  #real;
+  #off = null;
+
+  constructor(element, real) {
+    this.#element = element;
+    this.#real = real;
+  }
+
+  attributeChanged(name) {
+    this.pick.attributeChanged(name);
+  }
+
+  switcher(lib, start, onPicked) {
+    const el = this.#element;
+    this.#drop();
+    const picked = (value) => (yourRealCheckpoint(this.pick) ? el.update() : onPicked(value));
+    const switcher = modelSwitcher(el.uid, lib, start, this.pick, picked, { t: el.t });
+    this.#off = switcher.off;
+    return switcher;
+  }
+
+  real(lib, start) {
+    const el = this.#element;
+    const shown = realView(start, this.pick, this.#real, {
+      switcher: () => this.switcher(lib, start, () => el.update()),
+      release: () => this.#drop(),
+      fallback: () => shippedModelAttr(el),
+    });
+    if (!shown.nodes) this.#real.leave(); // TinyGPT is shown
+    return shown;
+  }
+
+  release() {
+    this.#real.leave();
+    this.#drop();
+  }
+
+  #drop() {
+    this.#off?.();
+    this.#off = null;
+  }
 }
 
 /**
@@ -240,7 +322,7 @@ export function comparisonFigure(element, { read, limit, quoted, what, columns, 
 }
 
 /** Figures measured by tblock: what on (model, size, storage, text, tokens), then a table. */
-function measuredFigure(results, what, columns, rows, t) {
+export function measuredFigure(results, what, columns, rows, t) {
   const { locale } = t;
   const m = results.measured;
   const caption = t('experiments.measuredCaption', {

@@ -9,23 +9,13 @@
 //   milliseconds of them a task, in the order they asked, instead of all in the task the fetch
 //   settles in.
 
+import { nextTask } from '../next-task.js';
+
 /** Milliseconds of renders a task, for the background pass and for the renders taken in turns. */
 const BUDGET_MS = 8;
 
 /** Lets an element render: its first render was held back until firstRenders reached it. */
 export const START = Symbol('start');
-
-/** A promise that settles in a task of its own (a message: no timer's clamp). */
-export function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 const settled = new WeakSet();
 

@@ -5,8 +5,9 @@
 // what the lesson reports for GPT-2 small.
 //
 // Attributes: model (six-blocks, the default, or shipped: the 2-block model), weights-src (an
-// author's TinyGPT), results-src (the JSON `tblock stream` printed for a real checkpoint, on this
-// site: shown, as measured, in place of the quoted figures).
+// author's TinyGPT, or a Hugging Face checkpoint folder: measured on the real model in the page,
+// checkpoint-experiment.js; text: its first text), results-src (the JSON `tblock stream` printed
+// for a real checkpoint, on this site: shown, as measured, in place of the quoted figures).
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { chartLegend, h, TbElement } from './base.js';
@@ -15,7 +16,8 @@ import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
-import { comparisonFigure, Measuring, ModelPick, modelSwitcher, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, ExperimentModels, Measuring, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
 
 const CSS = `${FRAME_CSS}
 .adds .axis line { stroke: var(--_muted); }
@@ -30,34 +32,53 @@ const CSS = `${FRAME_CSS}
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 0.5rem; margin: 0.5rem 0; padding: 0; list-style: none; }
 .cards li { padding: 0.4rem 0.6rem; border: 1px solid var(--_rule); border-radius: calc(var(--_radius) / 2); font-variant-numeric: tabular-nums; }
 .cards strong { display: block; }
-${REPORTED_CSS}`;
+${REPORTED_CSS}
+${CHECKPOINT_EXPERIMENT_CSS}`;
+
+/** The stream's figures as a table (a results-src file's, or a real checkpoint's run): comparisonFigure's. */
+function streamTable(t) {
+  const { locale } = t;
+  return {
+    what: t('stream.what'),
+    columns: [t('stream.colMedian'), t('stream.colNorm'), t('stream.colAttention'), t('stream.colFeedForward'), t('stream.colCosine')],
+    rows: (r) => [
+      [t('stream.rowEmbedding'), formatDecimal(r.embedding_norm, 2, locale), '', '', ''],
+      ...r.blocks.map((b) => [
+        t('stream.rowBlock', { block: formatInteger(b.block, locale) }),
+        formatDecimal(b.stream_norm, 2, locale),
+        formatPercent(b.attention_fraction, locale),
+        formatPercent(b.feed_forward_fraction, locale),
+        formatDecimal(b.cosine_in_out, 3, locale),
+      ]),
+    ],
+  };
+}
 
 export class TbStream extends TbElement {
-  static observedAttributes = ['model', 'weights-src', 'results-src'];
+  static observedAttributes = ['model', 'weights-src', 'results-src', 'text'];
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #pick = this.hold(new ModelPick()); // the reader's choice of model, across re-renders
+  #models = this.hold(new ExperimentModels(this, checkpointExperiment(this, { name: 'stream', title: (t) => t('stream.title'), table: streamTable })));
   #parts;
   #stats = null;
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
-  #off;
-
-  release() {
-    this.#off?.();
-  }
 
   render(lib) {
     this.#lib = lib;
-    const start = startingModel(this, lib);
+    let start = startingModel(this, lib, undefined, { checkpoints: true });
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    const shown = this.#models.real(lib, start);
+    if (shown.nodes) {
+      this.#measuring.stop();
+      return this.shadowRoot.replaceChildren(...shown.nodes);
+    }
+    start = shown.start;
     this.#page = start.page;
-    this.#off?.();
-    const { t, locale } = this;
-    const { control, select, off } = modelSwitcher(this.uid, lib, start, this.#pick, (picked) => this.#measure(picked), { t });
-    this.#off = off;
+    const { t } = this;
+    const { control, select } = this.#models.switcher(lib, start, (picked) => this.#measure(picked));
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
     const chart = h('div', { class: 'chart' });
     const cards = h('ul', { class: 'cards', 'aria-label': t('stream.cardsLabel') });
@@ -85,18 +106,7 @@ export class TbStream extends TbElement {
         read: (text) => (lib.check_results(text, 'stream'), JSON.parse(text)),
         limit: lib.results_limit(),
         quoted: { source: reported.source, items: reported.stream },
-        what: t('stream.what'),
-        columns: [t('stream.colMedian'), t('stream.colNorm'), t('stream.colAttention'), t('stream.colFeedForward'), t('stream.colCosine')],
-        rows: (r) => [
-          [t('stream.rowEmbedding'), formatDecimal(r.embedding_norm, 2, locale), '', '', ''],
-          ...r.blocks.map((b) => [
-            t('stream.rowBlock', { block: formatInteger(b.block, locale) }),
-            formatDecimal(b.stream_norm, 2, locale),
-            formatPercent(b.attention_fraction, locale),
-            formatPercent(b.feed_forward_fraction, locale),
-            formatDecimal(b.cosine_in_out, 3, locale),
-          ]),
-        ],
+        ...streamTable(t),
       }),
     );
     this.#draw();

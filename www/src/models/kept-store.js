@@ -19,6 +19,8 @@
 //     (page-slot.js), e.g. "tb-your-checkpoint:/gallery/experiments.html"
 //   values: what the caller stores; your-checkpoint.js stores
 //     { name: string, weights: ArrayBuffer, config: string | null, vocab: string | null }
+//     or, for a Hugging Face checkpoint's folder, { kind: 'checkpoint', name: string, files: File[] }
+//     (the browser copies each File's bytes into its own storage)
 
 const DATABASE = 'transformer-block';
 const STORE = 'kept';

@@ -1,6 +1,8 @@
 // The reader's own checkpoint, for the widgets that run a character model (<tb-tiny-gpt>,
 // <tb-ablation>, <tb-stream>, <tb-attention>): the files as read, { name, weights (ArrayBuffer),
-// config, vocab } (config.json and vocab.json text, or null). Shared by every widget on the page at
+// config, vocab } (config.json and vocab.json text, or null); or a Hugging Face checkpoint's
+// folder, { kind: 'checkpoint', name, href, files } (File[], as dropped: realCheckpoint(); href only
+// names it for the checkpoint worker, ../checkpoint/client.js). Shared by every widget on the page at
 // once; kept in this browser for the page, across reloads, in IndexedDB (kept-store.js: the bytes as
 // they are, up to CHECKPOINT_KEEP_LIMIT), where the browser allows it and has room; else for this
 // visit only, and the panel says why. Nothing leaves the machine.
@@ -23,6 +25,18 @@ import { keptDelete, keptRead, keptWrite } from './kept-store.js';
 
 /** Weights up to this many bytes are kept across reloads: all the page runs (CharModel.checkpoint_limit()). */
 export const CHECKPOINT_KEEP_LIMIT = 16 * 1024 * 1024;
+
+let named = 0;
+/** The reader's Hugging Face checkpoint `name` in `files` (File[], its folder's), for the page. */
+export function realCheckpoint(name, files) {
+  return { kind: 'checkpoint', name, href: `yours:${++named}:${name}`, files };
+}
+
+/** Its bytes, and those a reload may keep: a real checkpoint, all the page opened (the worker checked it). */
+const sizeOf = (files) =>
+  files.kind === 'checkpoint'
+    ? { bytes: files.files.reduce((sum, f) => sum + f.size, 0), limit: Infinity }
+    : { bytes: files.weights.byteLength, limit: CHECKPOINT_KEEP_LIMIT };
 
 const key = () => `tb-your-checkpoint:${globalThis.location?.pathname ?? ''}`;
 const listeners = new Set();
@@ -55,11 +69,9 @@ function start() {
 /** Writes `files` for the next visits; resolves with the answer (see publishCheckpoint). */
 async function save(files) {
   const asked = generation;
-  const result = await keptWrite(key(), files, {
-    bytes: files.weights.byteLength,
-    limit: CHECKPOINT_KEEP_LIMIT,
-    current: () => asked === generation,
-  });
+  // A real checkpoint's files are stored as they are (the browser copies them); its href is this visit's.
+  const value = files.kind === 'checkpoint' ? { kind: files.kind, name: files.name, files: files.files } : files;
+  const result = await keptWrite(key(), value, { ...sizeOf(files), current: () => asked === generation });
   if (asked === generation) {
     keep = result;
     // Not kept: an older checkpoint must not come back after a reload.
@@ -102,6 +114,10 @@ export function onCheckpoint(fn) {
 /** A stored value as the files, or null if it is not one (another version's, say). */
 function asFiles(value) {
   if (!value || typeof value.name !== 'string') return null;
+  if (value.kind === 'checkpoint') {
+    const files = Array.isArray(value.files) && value.files.every((f) => f instanceof Blob && typeof f.name === 'string') ? value.files : null;
+    return files?.length ? realCheckpoint(value.name, files) : null;
+  }
   const weights = value.weights instanceof ArrayBuffer ? value.weights : value.weights instanceof Uint8Array ? value.weights.slice().buffer : null;
   if (!weights) return null;
   const text = (v) => (typeof v === 'string' ? v : null);

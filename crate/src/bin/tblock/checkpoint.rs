@@ -138,7 +138,7 @@ pub fn run(experiment: Experiment, dir: &Path, text: Option<&Path>, how: How) ->
     // The pool every parallel stage runs on (the products and attention): as many threads as asked.
     rayon::ThreadPoolBuilder::new().num_threads(checkpoint.decoder.threads()).build_global().ok();
     let context = context.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-    let window = checkpoint.window(context).map_err(|e| e.to_string())?;
+    let window = checkpoint.window(context, "--context").map_err(|e| e.to_string())?;
     // Before a weight is read: the run's peak against what the machine has.
     let footprint = checkpoint.decoder.footprint(window, experiment == Experiment::Ablate);
     let budget = Budget::of(checkpoint.mapped_bytes, footprint);

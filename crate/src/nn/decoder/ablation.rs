@@ -2,7 +2,8 @@
 //! blocks 0..k-1 as they were, so the two changed passes of block k branch off the intact pass where
 //! it enters block k, from a copy of its stream (one [T, d] f32 kept, what `tblock ablate --plan`
 //! reports), and the intact pass goes on from that copy once they are done. GPT-2 small at 12
-//! blocks: the 25 passes run 156 blocks where they ran 300, the same bits.
+//! blocks: the 25 passes run 156 blocks where they ran 300, the same bits. A page runs the passes
+//! one at a time ([`AblationSteps`]); `tblock` runs them in a loop, by the same code.
 
 use super::{Decoder, WeightSource};
 use crate::error::Result;
@@ -16,6 +17,34 @@ pub struct WindowAblation {
     pub blocks: Vec<(f64, f64)>,
 }
 
+/// One window's ablation a pass at a time ([`Decoder::ablation_begin`], then
+/// [`Decoder::ablation_step`] until it gives the window's losses), so a page's worker can answer
+/// between passes (its progress, a Cancel, an inspection of another text). It keeps its own copy
+/// of the intact stream, so whatever the decoder runs between two steps changes nothing.
+#[derive(Debug, Clone)]
+pub struct AblationSteps {
+    ids: Vec<usize>,
+    targets: Vec<usize>,
+    /// The intact stream entering block `k`, [T, d] (entering the final norm once k = L).
+    stream: Vec<f32>,
+    k: usize,
+    /// Block k's loss removed, once that pass is done (the overwritten pass is next).
+    removed: Option<f64>,
+    blocks: Vec<(f64, f64)>,
+}
+
+impl AblationSteps {
+    /// Passes a window takes: block k removed and overwritten for every k, then the intact one.
+    pub fn passes(n_layers: usize) -> usize {
+        1 + 2 * n_layers
+    }
+
+    /// Passes done so far: two for each block carried through, one more once block k is removed.
+    pub fn passes_done(&self) -> usize {
+        2 * self.k + usize::from(self.removed.is_some())
+    }
+}
+
 impl<W: WeightSource> Decoder<W> {
     /// The summed loss of predicting `targets[t]` after `ids[..=t]` (as [`Decoder::window_loss`])
     /// with every block intact, and with each block removed and with it overwriting the stream;
@@ -26,44 +55,70 @@ impl<W: WeightSource> Decoder<W> {
         targets: &[usize],
         each_pass: &mut dyn FnMut(),
     ) -> Result<WindowAblation> {
+        let mut steps = self.ablation_begin(ids, targets)?;
+        loop {
+            let done = self.ablation_step(&mut steps)?;
+            each_pass();
+            if let Some(window) = done {
+                // Its copy of the stream serves the next window.
+                self.act.entering = steps.stream;
+                return Ok(window);
+            }
+        }
+    }
+
+    /// A window's ablation, before its first pass: the stream entering block 0 for `ids`.
+    pub fn ablation_begin(&mut self, ids: &[usize], targets: &[usize]) -> Result<AblationSteps> {
         self.check_targets(ids.len(), targets)?;
+        self.embed(ids)?;
+        let mut stream = std::mem::take(&mut self.act.entering);
+        stream.clone_from(&self.act.x);
+        Ok(AblationSteps {
+            ids: ids.to_vec(),
+            targets: targets.to_vec(),
+            stream,
+            k: 0,
+            removed: None,
+            blocks: Vec::with_capacity(self.shape.n_layers),
+        })
+    }
+
+    /// The window's next pass: block k removed, or block k overwritten (then the intact stream is
+    /// carried through block k), or at the end the intact pass's loss, when the window's losses
+    /// are given. The blocks' modes are as they were afterwards.
+    pub fn ablation_step(&mut self, steps: &mut AblationSteps) -> Result<Option<WindowAblation>> {
         let saved = std::mem::replace(&mut self.block_modes, vec![BlockMode::Intact; self.shape.n_layers]);
-        let result = self.ablation_passes(ids, targets, each_pass);
+        let result = self.ablation_pass(steps);
         self.block_modes = saved;
         result
     }
 
-    fn ablation_passes(
-        &mut self,
-        ids: &[usize],
-        targets: &[usize],
-        each_pass: &mut dyn FnMut(),
-    ) -> Result<WindowAblation> {
-        let n = self.shape.n_layers;
-        let t = self.embed(ids)?;
+    fn ablation_pass(&mut self, s: &mut AblationSteps) -> Result<Option<WindowAblation>> {
+        let (n, t) = (self.shape.n_layers, s.ids.len());
         let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
-        let mut entering = std::mem::take(&mut self.act.entering);
-        let mut blocks = Vec::with_capacity(n);
-        for k in 0..n {
-            // act.x: the intact stream entering block k.
-            entering.clone_from(&self.act.x);
-            let mut pair = [0.0; 2];
-            for (loss, mode) in pair.iter_mut().zip([BlockMode::Removed, BlockMode::Overwritten]) {
-                self.block_modes[k] = mode;
-                self.blocks_from(k, n, t, angles.as_ref(), None)?;
-                self.final_norm(t)?;
-                *loss = self.head_loss(t, targets)?;
-                each_pass();
-                self.act.x.clone_from(&entering);
-            }
-            self.block_modes[k] = BlockMode::Intact;
-            blocks.push((pair[0], pair[1]));
-            self.blocks_from(k, k + 1, t, angles.as_ref(), None)?;
+        self.act.x.clone_from(&s.stream);
+        if s.k == n {
+            self.final_norm(t)?;
+            let intact = self.head_loss(t, &s.targets)?;
+            return Ok(Some(WindowAblation { intact, blocks: std::mem::take(&mut s.blocks) }));
         }
+        let mode = if s.removed.is_none() { BlockMode::Removed } else { BlockMode::Overwritten };
+        self.block_modes[s.k] = mode;
+        self.blocks_from(s.k, n, t, angles.as_ref(), None)?;
         self.final_norm(t)?;
-        let intact = self.head_loss(t, targets)?;
-        each_pass();
-        self.act.entering = entering;
-        Ok(WindowAblation { intact, blocks })
+        let loss = self.head_loss(t, &s.targets)?;
+        self.block_modes[s.k] = BlockMode::Intact;
+        match s.removed.take() {
+            None => s.removed = Some(loss),
+            Some(removed) => {
+                s.blocks.push((removed, loss));
+                // The intact stream on through block k.
+                self.act.x.clone_from(&s.stream);
+                self.blocks_from(s.k, s.k + 1, t, angles.as_ref(), None)?;
+                s.stream.clone_from(&self.act.x);
+                s.k += 1;
+            }
+        }
+        Ok(None)
     }
 }

@@ -111,6 +111,22 @@ impl<W: WeightSource> Decoder<W> {
         Ok(running.iter().map(|&(top, sum, target)| top as f64 + sum.ln() - target as f64).sum())
     }
 
+    /// The logits after the last position of `ids` [V]: its row of the final stream alone through
+    /// the head (the other rows' logits would be thrown away).
+    pub fn next_logits(&mut self, ids: &[usize]) -> Result<Vec<f32>> {
+        self.run_blocks(ids, None)?;
+        self.last_row_logits(ids.len())
+    }
+
+    /// The logits of row T - 1 of the final stream (act.normed [T, d]) [V].
+    pub(super) fn last_row_logits(&mut self, t: usize) -> Result<Vec<f32>> {
+        let d = self.shape.d_model;
+        self.act.normed.copy_within((t - 1) * d..t * d, 0);
+        let mut last = vec![0.0f32; self.shape.vocab_size];
+        self.head(1, |rows, logits| last[rows].copy_from_slice(logits))?;
+        Ok(last)
+    }
+
     /// Every logit of one window, [T, V] (for tests and small vocabularies; the experiments use the
     /// streamed loss instead).
     pub fn logits(&mut self, ids: &[usize]) -> Result<Vec<f32>> {

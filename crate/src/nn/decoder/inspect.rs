@@ -74,12 +74,8 @@ impl<W: WeightSource> Decoder<W> {
         }
         self.final_norm(t)?;
         hidden_states.push(self.act.normed.clone());
-        // The last position's logits (its row of the final stream alone through the head: the other
-        // T - 1 rows' logits would be thrown away), then softmax in f64.
-        let d = self.shape.d_model;
-        self.act.normed.copy_within((t - 1) * d..t * d, 0);
-        let mut last = vec![0.0f32; self.shape.vocab_size];
-        self.head(1, |rows, logits| last[rows].copy_from_slice(logits))?;
+        // The last position's logits, then softmax in f64.
+        let last = self.last_row_logits(t)?;
         let largest = last.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let sum: f64 = last.iter().map(|&z| f64::from(z - largest).exp()).sum();
         let mut next: Vec<NextToken> = last

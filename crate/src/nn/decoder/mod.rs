@@ -8,13 +8,15 @@
 //! The head is applied a slice of the vocabulary at a time, so T x V logits are never held either.
 
 mod ablation;
+mod activations;
 mod block_weights;
 mod footprint;
 mod head;
 mod inspect;
 mod matrices;
 
-pub use ablation::WindowAblation;
+pub use ablation::{AblationSteps, WindowAblation};
+use activations::{sized, Activations};
 pub use block_weights::WeightSource;
 use block_weights::{BlockWeights, Names};
 pub use footprint::Footprint;
@@ -36,33 +38,6 @@ use tb_kernels::product::{BfRows, Isa, StoredMatrix};
 
 /// Who is shown the stream around block i (its index and the five streams), as a pass runs.
 pub type StreamWatcher<'a> = &'a mut dyn FnMut(usize, BlockStreams<'_>);
-
-/// The activations of one window, [T, width] each, reused from window to window.
-#[derive(Debug, Default)]
-struct Activations {
-    x: Vec<f32>,
-    normed: Vec<f32>,
-    q: Vec<f32>,
-    k: Vec<f32>,
-    v: Vec<f32>,
-    heads: Vec<f32>,
-    /// What attention, then the feed-forward, adds to the stream (one buffer for both).
-    added: Vec<f32>,
-    after_attention: Vec<f32>,
-    hidden: Vec<f32>,
-    hidden_up: Vec<f32>,
-    output: Vec<f32>,
-    weights_row: Vec<f32>,
-    head_rows: Vec<f32>,
-    logits: Vec<f32>,
-    /// A layer's input rounded to bf16 (the bf16 products).
-    rounded: BfRows,
-    /// A panel of a 16-bit matrix widened to f32 (the f32 products on a bf16 or f16 file, and in
-    /// wasm on GPT-2's Conv1D too).
-    widened: std::cell::RefCell<Vec<f32>>,
-    /// The intact stream entering the block an ablation changes, [T, d].
-    entering: Vec<f32>,
-}
 
 /// A checkpoint ready to run, with a mode for each block.
 pub struct Decoder<W: WeightSource> {
@@ -93,14 +68,6 @@ fn opt(b: &[f32]) -> Option<&[f32]> {
     } else {
         Some(b)
     }
-}
-
-/// `buf` as n numbers, for a stage that writes all n (the norms, the products, attention, the sums
-/// into the stream): what it held is left as it was, not zeroed again every layer (zeroing these
-/// buffers was 12% of a bf16 window's time on AMX).
-fn sized(buf: &mut Vec<f32>, n: usize) -> &mut [f32] {
-    buf.resize(n, 0.0);
-    buf
 }
 
 impl<W: WeightSource> Decoder<W> {

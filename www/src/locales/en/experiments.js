@@ -17,7 +17,7 @@ export default {
     one: 'Measured by {by} on {model} ({family}, {parameters} parameters stored as {dtype}), over {tokens} tokens of {text} in {windows} window of {context}.',
     other: 'Measured by {by} on {model} ({family}, {parameters} parameters stored as {dtype}), over {tokens} tokens of {text} in {windows} windows of {context}.',
   },
-  'experiments.measuredRegion': 'Measured by tblock: {what}',
+  'experiments.measuredRegion': 'Measured: {what}',
   'experiments.noteSize': { one: '{params} parameters, {blocks} block of width {width}', other: '{params} parameters, {blocks} blocks of width {width}' },
   'experiments.noteShipped': { one: "{size}, trained for {steps} step on this page's prose; held-out loss {loss} nats (bigram: {bigram}).", other: "{size}, trained for {steps} steps on this page's prose; held-out loss {loss} nats (bigram: {bigram})." },
   'experiments.noteTrained': { one: '{size}, {norm}-LN, trained on this page for {steps} step; held-out loss {loss} nats.', other: '{size}, {norm}-LN, trained on this page for {steps} steps; held-out loss {loss} nats.' },

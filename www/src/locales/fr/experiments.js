@@ -16,7 +16,7 @@ export default {
     one: 'Mesuré par {by} sur {model} ({family}, {parameters} paramètres stockés en {dtype}), sur {tokens} tokens de {text} en {windows} fenêtre de {context}.',
     other: 'Mesuré par {by} sur {model} ({family}, {parameters} paramètres stockés en {dtype}), sur {tokens} tokens de {text} en {windows} fenêtres de {context}.',
   },
-  'experiments.measuredRegion': 'Mesuré par tblock\u202f: {what}',
+  'experiments.measuredRegion': 'Mesuré\u202f: {what}',
   'experiments.noteSize': { one: '{params} paramètres, {blocks} bloc de largeur {width}', other: '{params} paramètres, {blocks} blocs de largeur {width}' },
   'experiments.noteShipped': { one: '{size}, entraîné {steps} étape sur la prose de cette page\u202f; perte sur le texte réservé {loss} nats (bigramme\u202f: {bigram}).', other: '{size}, entraîné {steps} étapes sur la prose de cette page\u202f; perte sur le texte réservé {loss} nats (bigramme\u202f: {bigram}).' },
   'experiments.noteTrained': { one: '{size}, {norm}-LN, entraîné sur cette page pendant {steps} étape\u202f; perte sur le texte réservé {loss} nats.', other: '{size}, {norm}-LN, entraîné sur cette page pendant {steps} étapes\u202f; perte sur le texte réservé {loss} nats.' },

@@ -13,7 +13,7 @@ export default {
   'experiments.resultsProblem': 'results-src“{src}”：{error}',
   'experiments.showingQuoted': '{problem}。因此改为显示课程引用的数据。',
   'experiments.measuredCaption': { other: '由 {by} 在 {model}（{family}，{parameters} 个参数，以 {dtype} 存储）上测量，使用 {text} 的 {tokens} 个 token，共 {windows} 个窗口，每个窗口 {context} 个 token。' },
-  'experiments.measuredRegion': 'tblock 的测量：{what}',
+  'experiments.measuredRegion': '测量结果：{what}',
   'experiments.noteSize': { other: '{params} 个参数，{blocks} 个宽度为 {width} 的块' },
   'experiments.noteShipped': { other: '{size}，在本页文字上训练了 {steps} 步；留出文本上的损失为 {loss} nats（二元模型：{bigram}）。' },
   'experiments.noteTrained': { other: '{size}，{norm}-LN，在本页训练了 {steps} 步；留出文本上的损失为 {loss} nats。' },
