@@ -289,3 +289,21 @@ fn shards_held_in_memory_read_as_the_mapped_files_do() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+#[test]
+fn the_next_tokens_logits_are_the_last_row_and_the_tokenizer_decodes_what_it_encodes() {
+    // The sampling view's numbers (the page's next_tokens and continuations): the logits after the
+    // last position alone through the head, which are the last row of the window's logits.
+    for family in FAMILIES {
+        let mut c = Checkpoint::open(&fixtures().join(family)).unwrap();
+        let text = "Attention is the only stage that mixes positions.";
+        let ids = c.tokenizer.encode(text).unwrap();
+        assert_eq!(c.tokenizer.decode(&ids).unwrap(), text, "{family}: decode(encode(text))");
+        let v = c.decoder.shape.vocab_size;
+        let all = c.decoder.logits(&ids).unwrap();
+        let next = c.decoder.next_logits(&ids).unwrap();
+        let last = &all[(ids.len() - 1) * v..];
+        let worst = next.iter().zip(last).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "{family}: the last row within 1e-5, off by {worst}");
+    }
+}

@@ -136,8 +136,9 @@ function inlineWorker(workerSource) {
  * esbuild plugin: what runs a real checkpoint stays out of the bundles. Its worker fetches its own
  * wasm (www/pkg/checkpoint*, with the tokenizer: 0.8 MB gzipped) from beside it; a one-script
  * bundle or the offline lesson has nothing beside it. So the modules that start it become
- * stand-ins that name the problem: www/src/elements/checkpoint-attention.js and
- * checkpoint-experiment.js (the widget then runs TinyGPT, as for any checkpoint it cannot open) and
+ * stand-ins that name the problem: www/src/elements/checkpoint-attention.js,
+ * checkpoint-experiment.js and checkpoint-sampling.js (the widget then runs TinyGPT, as for any
+ * checkpoint it cannot open) and
  * www/src/checkpoint/yours.js (the reader's dropped checkpoint is refused in the panel, and the
  * model shown stays). The checkpoint client, its worker and the real model's views are not bundled.
  */
@@ -158,6 +159,7 @@ const viewStandIn = (view, css) => `
 const STAND_INS = {
   [join(SRC, 'elements', 'checkpoint-attention.js')]: viewStandIn('checkpointAttention', 'CHECKPOINT_ATTENTION_CSS'),
   [join(SRC, 'elements', 'checkpoint-experiment.js')]: viewStandIn('checkpointExperiment', 'CHECKPOINT_EXPERIMENT_CSS'),
+  [join(SRC, 'elements', 'checkpoint-sampling.js')]: viewStandIn('checkpointSampling', 'CHECKPOINT_SAMPLING_CSS'),
   [join(SRC, 'checkpoint', 'yours.js')]: `
     export function openYours() {
       const problem = Object.assign(new Error('a Hugging Face checkpoint runs in the served pages'), { word: (t) => t('checkpoint.servedOnlyFiles') });
@@ -168,7 +170,7 @@ const STAND_INS = {
 const servedOnly = {
   name: 'served-only',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)(checkpoint-attention|checkpoint-experiment|yours)\.js$/ }, (args) => {
+    build.onResolve({ filter: /(^|\/)(checkpoint-attention|checkpoint-experiment|checkpoint-sampling|yours)\.js$/ }, (args) => {
       const path = resolve(args.resolveDir, args.path);
       return STAND_INS[path] === undefined ? undefined : { path, namespace: 'served-only' };
     });

@@ -53,16 +53,19 @@ const BUDGET_GZIP = 370 * 1024;
 // width they get (issue 33: the chart frame's stylesheet in each of the six chart widgets' own, 0.6
 // KB of the gzip, and the tick labels and wordings a narrow box hides, 0.3 KB): 390.1 KB, so 392 KB;
 // 390.3 KB with tb-moe's bars in the frame and the diagrams drawn for a 320 px phone; 391.9 KB with a
-// real checkpoint's messages (issue 35), so 394 KB.
-const LESSON_BUDGET_GZIP = 394 * 1024;
+// real checkpoint's messages (issue 35), so 394 KB; 394.0 KB with the real model in every widget
+// that looks inside one and the reader's own (issue 35: their texts in the catalog, the panel's and
+// the switchers' code; the views themselves stay out), so 396 KB.
+const LESSON_BUDGET_GZIP = 396 * 1024;
 // The French edition (issue 20; French is longer than English, and its file carries the French
 // catalog beside the English one it falls back to): 415.8 KB with the xz-packed wasm, so 420 KB;
 // results as JSON text: 411.4 KB, so 414 KB; 413.4 KB with the charts fitted to their width (issue 33);
 // 415.5 KB with a real checkpoint's messages (issue 35), so 416 KB; 417.0 KB with the reader's own
 // real checkpoint dropped in its panel (issue 35; its messages, and the panel's code, which the
-// one-file build keeps to refuse it), so 418 KB.
+// one-file build keeps to refuse it), so 418 KB; 418.1 KB with the real model in every widget that
+// looks inside one (issue 35), so 420 KB.
 const LESSON_FR = `${DIST}transformer-block-lesson-fr.html`;
-const LESSON_FR_BUDGET_GZIP = 418 * 1024;
+const LESSON_FR_BUDGET_GZIP = 420 * 1024;
 // The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
 const SERVED_LESSON = `${DIST}site/index.html`;

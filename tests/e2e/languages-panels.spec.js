@@ -102,7 +102,7 @@ test('in French: a weights-src download cancelled, "Your checkpoint…", and why
   await expect(panel.locator('p').first()).toHaveText(
     'Déposez model.safetensors avec son config.json et son vocab.json (ce qu\u2019écrit tblock train), ou leur dossier, ou choisissez-les. ' +
       `Jusqu\u2019à 16 MiB de poids${NNBSP}; lus dans cette page uniquement. ` +
-      `Le dossier d\u2019un checkpoint Hugging Face (GPT-2, Llama, Mistral, Qwen2${NNBSP}: config.json, tokenizer.json et ses safetensors) est montré par le widget d\u2019attention, jusqu\u2019à 2 GiB.`,
+      `Le dossier d\u2019un checkpoint Hugging Face (GPT-2, Llama, Mistral, Qwen2${NNBSP}: config.json, tokenizer.json et ses safetensors) tourne dans les widgets qui regardent dans un modèle, jusqu\u2019à 2 GiB.`,
   );
   await expect(panel.getByLabel('Fichiers du checkpoint')).toBeAttached();
   await drop(w, '.your-checkpoint', 200);
@@ -133,7 +133,7 @@ test('in Simplified Chinese, then French when the page\u2019s lang changes: the 
   const panel = w.getByRole('group', { name: '你的检查点' });
   await expect(panel.locator('p').first()).toHaveText(
     '拖放 model.safetensors 及其 config.json 和 vocab.json（即 tblock train 写出的文件），或它们所在的文件夹，或选择这些文件。权重最多 16 MiB；只在本页中读取。' +
-      'Hugging Face 检查点的文件夹（GPT-2、Llama、Mistral、Qwen2：config.json、tokenizer.json 及其 safetensors）由注意力组件显示，最多 2 GiB。',
+      'Hugging Face 检查点的文件夹（GPT-2、Llama、Mistral、Qwen2：config.json、tokenizer.json 及其 safetensors）在查看模型内部的组件中运行，最多 2 GiB。',
   );
   await expect(panel.locator('button:visible')).toHaveText(['取消']); // nothing to forget yet
   await drop(w, '.your-checkpoint', CHECKPOINT);

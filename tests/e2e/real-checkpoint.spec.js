@@ -129,3 +129,16 @@ test('Cancel stops a load; another folder chosen meanwhile replaces it; a text p
   await expect(b.locator('.error')).toBeHidden();
   expect(problems.filter((p) => !/HTTP 404: |failed request: .*model-00002-of-00003/.test(p))).toEqual([]);
 });
+
+test('the analytic widgets read the same folder\u2019s config.json: their count is the one the worker checks against the tensors', async ({ page }) => {
+  await serveFolder(page, 'llama');
+  const problems = await coursePage(
+    page,
+    '<tb-attention weights-src="/course/models/llama/model.safetensors.index.json"></tb-attention><tb-param-table config-src="/course/models/llama/config.json"></tb-param-table>',
+  );
+  const att = page.locator('tb-attention');
+  await expect(att.locator('.model-note')).toContainText('99,408 parameters stored as bf16', { timeout: 20_000 });
+  const total = page.locator('tb-param-table').getByRole('row', { name: /^Total/ }).first();
+  await expect(total).toContainText('99,408');
+  expect(problems).toEqual([]);
+});

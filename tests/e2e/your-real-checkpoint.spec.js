@@ -1,7 +1,7 @@
 // The reader's own Hugging Face checkpoint: its folder's files dropped or picked in "Your
 // checkpoint…" are opened in the checkpoint worker (read from the disk, no upload) and shown by
 // <tb-attention> as the real model, every head equal to transformers' figures for the same text,
-// and measured by <tb-stream>; the widgets that run TinyGPT only say so; the files are kept in this browser (IndexedDB) and
+// sampled by <tb-tiny-gpt> and measured by <tb-stream>; the files are kept in this browser (IndexedDB) and
 // shown again after a reload; Forget removes them. Files that are not a whole checkpoint are named
 // in the panel, and the model shown stays.
 import { fileURLToPath } from 'node:url';
@@ -32,10 +32,10 @@ test('a picked Llama folder is shown by <tb-attention> as the real model, kept a
   // The text the author gave is the real view's first text too.
   await expect(att.getByLabel('Text')).toHaveValue(TEXT);
   await expectHeads(att, expected);
-  // A widget that runs TinyGPT only says it does not run it, and keeps its model.
+  // <tb-tiny-gpt> samples it at its own vocabulary.
   const gpt = page.locator('tb-tiny-gpt');
   await switcher(gpt).selectOption({ label: `your checkpoint: ${NAME}` });
-  await expect(gpt.getByRole('alert').first()).toContainText(`your checkpoint ${NAME} is a Hugging Face checkpoint, which this widget does not run yet`);
+  await expect(gpt.locator('.kept-count')).toHaveText('384 of 384 tokens kept; the 10 likeliest are listed.', { timeout: 20_000 });
   // <tb-stream> measures it, with its switcher above to go back.
   const stream = page.locator('tb-stream');
   await switcher(stream).selectOption({ label: `your checkpoint: ${NAME}` });

@@ -973,13 +973,11 @@ export type CatalogKey =
   | 'lib.pageModelSize'
   | 'checkpoint.servedOnlyFiles'
   | 'checkpoint.filesLack'
-  | 'checkpoint.yoursNotHere'
   | 'checkpoint.servedOnly'
   | 'checkpoint.noWorker'
   | 'checkpoint.cancelled'
   | 'checkpoint.fileTooLarge'
   | 'checkpoint.noWeights'
-  | 'checkpoint.notInThisWidget'
   | 'checkpoint.unusable'
   | 'checkpoint.textHelp'
   | 'checkpoint.blockLabel'
@@ -1005,7 +1003,13 @@ export type CatalogKey =
   | 'checkpoint.measured'
   | 'checkpoint.measureStopped'
   | 'checkpoint.yourText'
-  | 'checkpoint.heldOutText';
+  | 'checkpoint.heldOutText'
+  | 'checkpoint.samplingCaption'
+  | 'checkpoint.samplingNext'
+  | 'checkpoint.samplingKept'
+  | 'checkpoint.samplingMore'
+  | 'checkpoint.samplingExplain'
+  | 'checkpoint.samplingStop';
 
 /** A text: a string with {value} placeholders, or a plural chosen by Intl.PluralRules on the value `count`. */
 export type CatalogText = string | { other: string; zero?: string; one?: string; two?: string; few?: string; many?: string };

@@ -8,10 +8,14 @@
 //     c.memory (ready): the bytes of the worker's wasm memory once opened
 //     c.problem (error): an Error each widget words (models/worded.js problemText)
 //     c.bars: the <progress> bars following the bytes;  c.cancel(): stops the load for every widget
-//     await c.inspect(text)   // PageCheckpoint.inspect's result. One runs at a time; of the calls
-//                             // made meanwhile only the latest runs next, the others resolve null
+//     await c.inspect(text, owner)   // PageCheckpoint.inspect's result
+//     await c.nextTokens({ text, temperature, topK, topP }, owner)   // next_tokens' (ten likeliest)
+//       One question runs at a time; of those an owner (a widget) asks meanwhile only its latest
+//       runs (in turn with other owners'), the others resolve null
 //     const run = c.experiment({ name, text, textName, context }, onStepped)
-//       name: 'ablation' | 'stream'; onStepped(passes, total) after each forward pass
+//       name: 'ablation' | 'stream', or 'continuation' with { text, count, seed, temperature, topK,
+//       topP }; onStepped(passes, total, drawn) after each forward pass (drawn: a continuation's
+//       { id, piece, text, done })
 //       await run.result   // what tblock ablate / stream prints (`measured` and all); null once stopped
 //       run.stop()         // Cancel: the worker drops it between two passes
 //     Experiments run one at a time, in the order asked (a widget waits for another's run to end).
@@ -87,8 +91,8 @@ function start({ href, files }) {
     return Object.assign(c, { cancel() {}, close() {}, inspect: async () => null });
   }
   let asked = 0;
-  let running = null; // the inspect the worker is on: { id, text, resolve, reject }
-  let queued = null; // the one to run next
+  let running = null; // the question the worker is on: { id, type, args, owner, resolve, reject }
+  const queued = new Map(); // owner -> the latest question it asked meanwhile, in the order asked
   let measuring = null; // the experiment the worker runs: { run, what, onStepped, resolve, reject }
   const waiting = []; // the experiments asked for after it
   const measureNext = () => {
@@ -102,14 +106,25 @@ function start({ href, files }) {
   };
   const send = (job) => {
     running = job;
-    if (job) worker.postMessage({ type: 'inspect', id: job.id, text: job.text });
+    if (job) worker.postMessage({ type: job.type, id: job.id, ...job.args });
   };
   const answered = (id, settleJob) => {
     if (running?.id !== id) return;
     settleJob(running);
-    const next = queued;
-    queued = null;
+    const [next = null] = queued.values();
+    queued.delete(next?.owner);
     send(next);
+  };
+  /** Question `type` with `args`, from `owner`: its answer, or null when a later one replaced it. */
+  const ask = (type, args, owner) => {
+    if (c.state !== 'ready') return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const job = { id: ++asked, type, args, owner, resolve, reject };
+      if (!running) return send(job);
+      queued.get(owner)?.resolve(null);
+      queued.delete(owner);
+      queued.set(owner, job);
+    });
   };
   worker.onmessage = ({ data }) => {
     if (data.type === 'progress') {
@@ -123,7 +138,7 @@ function start({ href, files }) {
     } else if (data.type === 'inspected') {
       answered(data.id, (job) => job.resolve(data.result));
     } else if (data.type === 'stepped') {
-      if (measuring?.run === data.run) measuring.onStepped(data.passes, data.total);
+      if (measuring?.run === data.run) measuring.onStepped(data.passes, data.total, data.drawn);
     } else if (data.type === 'found') {
       measured(data.run, (job) => job.resolve(data.found));
     } else if (data.type === 'failed') {
@@ -148,8 +163,9 @@ function start({ href, files }) {
     close() {
       worker.terminate();
       running?.resolve(null);
-      queued?.resolve(null);
-      running = queued = null;
+      for (const job of queued.values()) job.resolve(null);
+      queued.clear();
+      running = null;
       for (const job of [measuring, ...waiting.splice(0)]) job?.resolve(null);
       measuring = null;
     },
@@ -180,14 +196,7 @@ function start({ href, files }) {
         },
       };
     },
-    inspect(text) {
-      if (c.state !== 'ready') return Promise.resolve(null);
-      return new Promise((resolve, reject) => {
-        const job = { id: ++asked, text, resolve, reject };
-        if (!running) return send(job);
-        queued?.resolve(null);
-        queued = job;
-      });
-    },
+    inspect: (text, owner = null) => ask('inspect', { text }, owner),
+    nextTokens: (args, owner = null) => ask('next', args, owner),
   });
 }

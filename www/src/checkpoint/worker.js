@@ -7,12 +7,16 @@
 //                                            or its model.safetensors.index.json (sharded)
 //      { type: 'open', files }               files: File[], the reader's (dropped or picked)
 //      { type: 'inspect', id, text }
+//      { type: 'next', id, text, temperature, topK?, topP? }            the ten likeliest next tokens
 //      { type: 'experiment', run, name, text?, textName?, context? }   name: 'ablation' | 'stream'
+//      { type: 'experiment', run, name: 'continuation', text, count, seed, temperature, topK?, topP? }
 //      { type: 'stop', run }                 the experiment `run` is not wanted any more
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
 //      { type: 'opened', info, memory }      PageCheckpoint.info(); memory: the instance's bytes
-//      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred
-//      { type: 'stepped', run, passes, total } forward passes done, of all (0 of all once started)
+//      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred; or
+//                                            next_tokens(...)
+//      { type: 'stepped', run, passes, total, drawn? } forward passes done, of all (0 of all once
+//                                            started); a continuation's token drawn, and its text so far
 //      { type: 'found', run, found }         what tblock ablate / stream prints for the same text
 //      { type: 'failed', id? | run?, problem }  problem: { message, tb?, say? } (problems.js)
 //
@@ -83,27 +87,61 @@ async function open(source) {
   post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength });
 }
 
-let running = null; // the experiment under way: { run, stopped }
+let running = null; // the run under way: { run, stopped }
 
-async function experiment({ run, name, text, textName, context }) {
-  const plan = checkpoint.start_experiment(name, text ?? undefined, textName ?? undefined, context ?? undefined);
+/**
+ * A run the worker steps a pass a task: an experiment (tblock ablate / stream's figures), or a
+ * continuation a token a pass. { total, step() -> { done, passes, drawn? }, found(), stop() }
+ */
+function stepper(d) {
+  const or = (v) => v ?? undefined;
+  if (d.name === 'continuation') {
+    checkpoint.continuation_start(d.text, d.count, d.seed, d.temperature, or(d.topK), or(d.topP));
+    let passes = 0;
+    let drawn = null;
+    return {
+      total: d.count,
+      step() {
+        drawn = checkpoint.continuation_step();
+        return { done: drawn.done, passes: ++passes, drawn };
+      },
+      found: () => drawn,
+      stop: () => checkpoint.stop_continuation(),
+    };
+  }
+  const plan = checkpoint.start_experiment(d.name, or(d.text), or(d.textName), or(d.context));
+  return {
+    total: plan.passes,
+    step: () => checkpoint.experiment_step(),
+    found: () => checkpoint.experiment_found(),
+    stop: () => checkpoint.stop_experiment(),
+  };
+}
+
+async function experiment(data) {
+  const { run } = data;
+  const runner = stepper(data);
   const job = { run, stopped: false };
   running = job;
-  post({ type: 'stepped', run, passes: 0, total: plan.passes });
+  post({ type: 'stepped', run, passes: 0, total: runner.total });
   try {
     for (;;) {
       await nextTask();
       // Stopped, or replaced by one started meanwhile (which dropped it in the library).
       if (running !== job) return;
-      if (job.stopped) return checkpoint.stop_experiment();
-      const { done, passes } = checkpoint.experiment_step();
-      post({ type: 'stepped', run, passes, total: plan.passes });
+      if (job.stopped) return runner.stop();
+      const { done, passes, drawn } = runner.step();
+      post({ type: 'stepped', run, passes, total: runner.total, drawn });
       if (done) break;
     }
-    post({ type: 'found', run, found: checkpoint.experiment_found() });
+    post({ type: 'found', run, found: runner.found() });
   } finally {
     if (running === job) running = null;
   }
+}
+
+function next({ id, text, temperature, topK, topP }) {
+  post({ type: 'inspected', id, result: checkpoint.next_tokens(text, temperature, topK ?? undefined, topP ?? undefined, 10) });
 }
 
 function inspect({ id, text }) {
@@ -115,6 +153,7 @@ self.onmessage = async ({ data }) => {
   try {
     if (data?.type === 'open') await open(data.files ? fileSource(data.files) : siteSource(data.url));
     else if (data?.type === 'inspect') inspect(data);
+    else if (data?.type === 'next') next(data);
     else if (data?.type === 'experiment') await experiment(data);
     else if (data?.type === 'stop' && running?.run === data.run) running.stopped = true;
   } catch (err) {

@@ -74,7 +74,7 @@ export class TbAblation extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib, undefined, { checkpoints: true });
+    let start = startingModel(this, lib, undefined);
     if (start.loading) {
       this.#measuring.stop(); // stop measuring the model shown before
       return this.shadowRoot.replaceChildren(...start.loading);

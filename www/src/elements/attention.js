@@ -98,7 +98,7 @@ class TbAttention extends TbElement {
   render(lib) {
     const { t, locale } = this;
     const seed = this.#seed(lib);
-    let start = startingModel(this, lib, () => this.#modelAttr(), { checkpoints: true });
+    let start = startingModel(this, lib, () => this.#modelAttr());
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
     const real = realView(start, this.#pick, this.#real, {
       switcher: () => this.#switcher(lib, start, seed, () => this.update()),

@@ -20,31 +20,20 @@ import { WEIGHT_CLASSES, attentionMapLayout, strongestKeys } from '../charts/att
 import { mapCanvas } from '../charts/map-canvas.js';
 import { formatFixed, formatInteger } from '../format.js';
 import { headTable } from './attention-tables.js';
-import { checkpointNote, shownCheckpoint } from './checkpoint-shown.js';
+import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint } from './checkpoint-shown.js';
 import { rampLegend } from './heatmap-figure.js';
 import { problemText } from '../models/worded.js';
 
 /** The styles of the real model's view, besides attention-view.js's. */
-export const CHECKPOINT_ATTENTION_CSS = `
-.pieces { display: flex; flex-wrap: wrap; gap: 0.2rem; margin: 0.4rem 0; padding: 0; list-style: none; font-family: var(--_mono); font-size: 0.85rem; }
-.pieces li { padding: 0 0.25rem; border: 1px solid var(--_rule); border-radius: 3px; white-space: pre; }
-.pieces li.query { border-color: var(--_fg); font-weight: 600; }
-.next { font-family: var(--_mono); font-size: 0.85rem; }
+export const CHECKPOINT_ATTENTION_CSS = `${PIECES_CSS}.next { font-family: var(--_mono); font-size: 0.85rem; }
 .next li { white-space: pre; }
 `;
 
-/** The text first read: English, as the checkpoints' training text mostly is. */
-const DEFAULT_TEXT = 'The residual stream carries every token through each block';
 
 /** The map of T positions: this many px across at most, each cell 3 to 12 px. */
 const MAP_PX = 144;
 const cellFor = (n) => Math.max(3, Math.min(12, Math.floor(MAP_PX / n)));
 const NO_GUTTER = { left: 0, top: 0 };
-
-/** A token as the reader sees it: its spaces, newlines and tabs made visible. */
-export function showPiece(piece) {
-  return piece.replaceAll(' ', '\u2423').replaceAll('\n', '\u21b5').replaceAll('\t', '\u21e5');
-}
 
 export function checkpointAttention(element) {
   let block = 0; // the block shown, kept across renders
@@ -78,7 +67,7 @@ function readyView(element, c, files, switcher, chosen) {
   const heads = config.n_heads;
   const textId = `${element.uid}-real-text`;
   const blockId = `${element.uid}-real-block`;
-  const input = h('input', { id: textId, type: 'text', value: element.attr('text', DEFAULT_TEXT), spellcheck: false, autocomplete: 'off', 'aria-describedby': `${textId}-help` });
+  const input = h('input', { id: textId, type: 'text', value: element.attr('text', FIRST_TEXT), spellcheck: false, autocomplete: 'off', 'aria-describedby': `${textId}-help` });
   const help = h('span', { id: `${textId}-help`, class: 'muted' }, t('checkpoint.textHelp', { longest: formatInteger(info.longest_text, locale) }));
   const select = h(
     'select',
@@ -220,7 +209,7 @@ function readyView(element, c, files, switcher, chosen) {
     element.busy = true;
     let r;
     try {
-      r = await c.inspect(text);
+      r = await c.inspect(text, element);
     } catch (err) {
       if (mine !== latest) return;
       element.busy = false;

@@ -9,6 +9,9 @@
 //     c: the client's entry once ready; else nodes: the loading view, or null when it failed
 //   shown.leave()
 //   checkpointNote(files, info, t)   // what the checkpoint is, in a sentence (info: PageCheckpoint.info())
+//   showPiece(piece)                 // a token with its spaces, newlines and tabs made visible
+//   PIECES_CSS                       // the styles of a text's tokens (ol.pieces)
+//   FIRST_TEXT                       // the text a view reads before the reader types
 
 import { h } from './base.js';
 import { clipText } from '../attributes.js';
@@ -16,6 +19,16 @@ import { formatBytes, formatInteger } from '../format.js';
 import { leaveCheckpoint, openCheckpoint } from '../checkpoint/client.js';
 import { loadingView } from '../models/page-checkpoint.js';
 import { problemText } from '../models/worded.js';
+
+/** The text a real model's view reads first: English, as the checkpoints' training text mostly is. */
+export const FIRST_TEXT = 'The residual stream carries every token through each block';
+
+/** A text's tokens, each in a box (ol.pieces; li.query: the one chosen). */
+export const PIECES_CSS = `
+.pieces { display: flex; flex-wrap: wrap; gap: 0.2rem; margin: 0.4rem 0; padding: 0; list-style: none; font-family: var(--_mono); font-size: 0.85rem; }
+.pieces li { padding: 0 0.25rem; border: 1px solid var(--_rule); border-radius: 3px; white-space: pre; }
+.pieces li.query { border-color: var(--_fg); font-weight: 600; }
+`;
 
 export function shownCheckpoint(element, beforeLeave = () => {}) {
   let href = null; // the checkpoint shown (or loading)
@@ -61,4 +74,9 @@ export function checkpointNote(files, info, t) {
       heads: formatInteger(info.config.n_heads, locale),
     }),
   );
+}
+
+/** A token as the reader sees it: its spaces, newlines and tabs made visible. */
+export function showPiece(piece) {
+  return piece.replaceAll(' ', '\u2423').replaceAll('\n', '\u21b5').replaceAll('\t', '\u21e5');
 }

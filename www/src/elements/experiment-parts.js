@@ -29,17 +29,17 @@ export function shippedModelAttr(element) {
  * `fallback()` (for the experiments, the `model` attribute's). Returns { source, page } (page: the
  * author's files, or null), or { loading }: the elements to show while weights-src loads (the
  * element re-renders when it is done). A Hugging Face checkpoint folder gives { checkpoint: { name,
- * href } } to a widget that runs one (`checkpoints: true`); any other names it and runs `fallback()`.
+ * href } }, which the widget shows in its real view (realView).
  */
-export function startingModel(element, lib, fallback = () => shippedModelAttr(element), { checkpoints = false } = {}) {
+export function startingModel(element, lib, fallback = () => shippedModelAttr(element)) {
   const src = element.attr('weights-src', null);
   if (src !== null) {
     const t = element.t ?? translator('en');
     const load = pageCheckpoint(src, lib.CharModel.checkpoint_limit(), () => element.update(), t, lib.config_kind);
     if (load.state === 'loading') return { loading: loadingView(load, src, t) };
     if (load.state === 'ready' && load.files.kind !== 'checkpoint') return { source: 'page', page: load.files };
-    if (load.state === 'ready' && checkpoints) return { checkpoint: load.files };
-    element.warn(load.state === 'ready' ? t('checkpoint.notInThisWidget', { src: clipText(src) }) : load.message);
+    if (load.state === 'ready') return { checkpoint: load.files };
+    element.warn(load.message);
   }
   return { source: fallback(), page: null };
 }

@@ -1,9 +1,14 @@
-// The sampler in <tb-tiny-gpt>: temperature, top-k and top-p, the next character's distribution
-// after the reader's text before and after them (the kept characters marked), and "Write on" with
-// them. The distribution and the writing are the library's (CharModel.next_distribution and
-// CharModel.sample, the sampler `tblock sample` uses); this draws them.
+// The sampler in <tb-tiny-gpt>: temperature, top-k and top-p, the next symbol's distribution after
+// the reader's text before and after them (the kept ones marked), and "Write on" with them. The
+// distribution and the writing are the library's (the sampler `tblock sample` uses): TinyGPT's
+// characters (CharModel.next_distribution and CharModel.sample: charSource), or a real checkpoint's
+// tokens in its worker (checkpoint-sampling.js), a token a task; this draws them.
 //
-//   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, model: () => m, text: () => s, t });
+//   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, source: () => src, text: () => s, t });
+//     src: { next(text, temperature, topK, topP) -> { rows: [{ label, model, sampled, kept }], kept, total }
+//            (or a promise of it; null: nothing to show), write(text, temperature, topK, topP, onText)
+//            -> the text written on (or a promise of it; null: stopped), stop()?, length, seed,
+//            words: the catalog keys of the texts that name a character or a token (CHARACTERS) }
 //   sampling.element      // place it
 //   sampling.refresh()    // after the text or the model changed
 
@@ -12,10 +17,34 @@ import { formatInteger, formatPercent } from '../format.js';
 import { showChar } from './heatmap-figure.js';
 import { translator } from '../i18n.js';
 
-/** Characters listed, the likeliest first. */
-const SHOWN = 10;
+/** Symbols listed, the likeliest first. */
+export const SHOWN = 10;
 const LENGTH = 80;
 const SEED = 1;
+
+/** The texts that name what is sampled: a character. */
+export const CHARACTERS = {
+  caption: 'attention.samplingCaption',
+  next: 'attention.samplingNext',
+  kept: 'attention.samplingKept',
+  more: 'attention.samplingMore',
+  explain: 'attention.samplingExplain',
+};
+
+/** TinyGPT as the sampler's source: `m`, a CharModel. */
+export function charSource(m) {
+  return {
+    next(text, ...settings) {
+      const d = m.next_distribution(text, ...settings);
+      const rows = d.order.slice(0, SHOWN).map((id) => ({ label: showChar(d.symbols[id]), model: d.model[id], sampled: d.sampled[id], kept: d.kept[id] }));
+      return { rows, kept: d.kept_count, total: d.symbols.length };
+    },
+    write: (text, temperature, topK, topP) => text + m.sample(text, LENGTH, temperature, SEED, topK, topP),
+    length: LENGTH,
+    seed: SEED,
+    words: CHARACTERS,
+  };
+}
 
 export const SAMPLING_CSS = `
 .sampling { margin-top: 1rem; padding-top: 0.5rem; border-top: 1px solid var(--_rule); }
@@ -48,7 +77,7 @@ function barCell(cls, share, locale) {
 }
 
 /** `t`: the widget's translator (English without it). */
-export function samplingView({ uid, settings, model, text, t = translator('en') }) {
+export function samplingView({ uid, settings, source, text, t = translator('en') }) {
   const { locale } = t;
   const labels = { temperature: t('attention.samplingTemperature'), topK: t('attention.samplingTopK'), topP: t('attention.samplingTopP') };
   const field = (key, label, attrs) => {
@@ -68,13 +97,15 @@ export function samplingView({ uid, settings, model, text, t = translator('en') 
     h(
       'thead',
       {},
-      h('tr', {}, h('th', { scope: 'col' }, t('attention.samplingNext')), h('th', { scope: 'col' }, t('attention.samplingModel')), h('th', { scope: 'col' }, t('attention.samplingAfter'))),
+      h('tr', {}, h('th', { scope: 'col' }, t(source()?.words.next ?? CHARACTERS.next)), h('th', { scope: 'col' }, t('attention.samplingModel')), h('th', { scope: 'col' }, t('attention.samplingAfter'))),
     ),
     body,
   );
   const kept = h('p', { class: 'muted kept-count' });
   const button = h('button', { type: 'button' }, t('attention.samplingWriteOn'));
+  const stop = h('button', { type: 'button', hidden: true }, t('checkpoint.samplingStop'));
   const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
+  const words = () => source()?.words ?? CHARACTERS;
 
   /** The settings as the library takes them: temperature, then top-k and top-p (undefined: all). */
   const values = () => [
@@ -89,76 +120,108 @@ export function samplingView({ uid, settings, model, text, t = translator('en') 
     kept.hidden = true;
   };
 
-  const refresh = () => {
-    const m = model();
-    if (!m) return;
+  let asked = 0; // the latest distribution asked for: an older answer is not shown
+  const refresh = async () => {
+    const src = source();
+    if (!src) return;
+    const mine = ++asked;
     let d;
     try {
-      d = m.next_distribution(text(), ...values());
+      d = await src.next(text(), ...values());
     } catch (err) {
-      return fail(err);
+      if (mine === asked) fail(err);
+      return;
     }
+    if (mine !== asked || !d) return;
     error.hidden = true;
     error.textContent = '';
     table.hidden = false;
     kept.hidden = false;
     const after = text().slice(-12);
-    caption.textContent = t('attention.samplingCaption', { text: after.replace(/\n/g, '\u21b5') });
+    caption.textContent = t(words().caption, { text: after.replace(/\n/g, '\u21b5') });
     body.replaceChildren(
-      ...d.order.slice(0, SHOWN).map((id) =>
+      ...d.rows.map((row) =>
         h(
           'tr',
-          { class: d.kept[id] ? 'kept' : 'dropped' },
-          h('th', { scope: 'row' }, h('span', { class: 'char' }, showChar(d.symbols[id]))),
-          barCell('before', d.model[id], locale),
-          d.kept[id] ? barCell('after', d.sampled[id], locale) : h('td', { class: 'after' }, t('attention.samplingNotKept')),
+          { class: row.kept ? 'kept' : 'dropped' },
+          h('th', { scope: 'row' }, h('span', { class: 'char' }, row.label)),
+          barCell('before', row.model, locale),
+          row.kept ? barCell('after', row.sampled, locale) : h('td', { class: 'after' }, t('attention.samplingNotKept')),
         ),
       ),
     );
-    const V = d.symbols.length;
-    topK.input.max = V;
-    kept.textContent = t('attention.samplingKept', {
-      count: d.kept_count,
-      kept: formatInteger(d.kept_count, locale),
-      total: formatInteger(V, locale),
+    topK.input.max = d.total;
+    kept.textContent = t(words().kept, {
+      count: d.kept,
+      kept: formatInteger(d.kept, locale),
+      total: formatInteger(d.total, locale),
       shown: formatInteger(SHOWN, locale),
     });
   };
 
+  const writing = (on) => {
+    button.hidden = on;
+    stop.hidden = !on;
+  };
   // New settings: the distribution follows, and text written with the old ones goes.
   for (const f of [temperature, topK, topP]) {
     f.input.addEventListener('input', () => {
+      source()?.stop?.();
+      writing(false);
       written.hidden = true;
       refresh();
     });
   }
-  button.addEventListener('click', () => {
-    const m = model();
-    if (!m) return;
+  button.addEventListener('click', async () => {
+    const src = source();
+    if (!src) return;
+    let result;
     try {
-      const [temp, k, p] = values();
-      written.textContent = text() + m.sample(text(), LENGTH, temp, SEED, k, p);
-      written.hidden = false;
+      const start = text();
+      writing(true);
+      result = await src.write(start, ...values(), (sofar) => {
+        written.textContent = sofar;
+        written.hidden = false;
+      });
     } catch (err) {
-      fail(err);
+      writing(false);
+      return fail(err);
     }
+    writing(false);
+    if (result === null) return; // stopped: what was written so far stays
+    written.textContent = result;
+    written.hidden = false;
+  });
+  stop.addEventListener('click', () => {
+    source()?.stop?.();
+    writing(false);
+    button.focus();
   });
 
+  const more = source();
   const element = h(
     'section',
     { class: 'sampling', role: 'group', 'aria-label': t('attention.samplingTitle') },
     h('h4', {}, t('attention.samplingTitle')),
     h('div', { class: 'controls' }, temperature.wrap, topK.wrap, topP.wrap),
-    h('p', { class: 'muted' }, t('attention.samplingExplain')),
+    h('p', { class: 'muted' }, t(words().explain)),
     error,
     table,
     kept,
-    h('div', { class: 'write' }, button, h('span', { class: 'muted' }, t('attention.samplingMore', { length: formatInteger(LENGTH, locale), seed: String(SEED) }))),
+    h(
+      'div',
+      { class: 'write' },
+      button,
+      stop,
+      h('span', { class: 'muted' }, t(words().more, { length: formatInteger(more?.length ?? LENGTH, locale), seed: String(more?.seed ?? SEED) })),
+    ),
     written,
   );
   return {
     element,
     refresh() {
+      source()?.stop?.();
+      writing(false);
       written.hidden = true;
       refresh();
     },

@@ -68,7 +68,7 @@ export class TbStream extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib, undefined, { checkpoints: true });
+    let start = startingModel(this, lib, undefined);
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
     const shown = this.#models.real(lib, start);
     if (shown.nodes) {

@@ -21,13 +21,14 @@ import { latestTrained } from '../train/trained.js';
 import { makeModel } from '../train/models.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
-import { ModelPick, modelNote, modelSwitcher, startingModel } from './experiment-parts.js';
-import { SAMPLING_CSS, samplingView } from './sampling-view.js';
+import { ModelPick, modelNote, modelSwitcher, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
+import { CHECKPOINT_SAMPLING_CSS, checkpointSampling } from './checkpoint-sampling.js';
+import { SAMPLING_CSS, charSource, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
 import { clipText, parseWhole } from '../attributes.js';
 import { translator } from '../i18n.js';
 
-const samplingSheet = sheet(SAMPLING_CSS);
+const samplingSheet = sheet(SAMPLING_CSS + CHECKPOINT_SAMPLING_CSS);
 
 const DEFAULT_TEXT = 'the residual';
 
@@ -39,8 +40,10 @@ class TbTinyGpt extends TbElement {
   #model = null;
   #off = null;
   #pick = this.hold(new ModelPick(['seed', 'weights-src'])); // the reader's choice of model, across re-renders
+  #real = checkpointSampling(this);
 
   release() {
+    this.#real.leave();
     this.#off?.();
     this.#off = null;
     this.#model?.free();
@@ -63,6 +66,24 @@ class TbTinyGpt extends TbElement {
     return { temperature: number('temperature', 0.8), topK: number('top-k', null), topP: number('top-p', null) };
   }
 
+  /** The model switcher; `onPicked(value)` runs when the reader picks a model. */
+  #switcher(lib, start, seed, onPicked, beside = []) {
+    const { t } = this;
+    this.#off?.();
+    const switcher = modelSwitcher(this.uid, lib, { source: seed !== null ? 'untrained' : start.source, page: start.page }, this.#pick, onPicked, {
+      models: [
+        ['shipped', t('tinyGpt.modelShipped')],
+        // The seed is a name, written as typed (no digit grouping).
+        ['untrained', t('tinyGpt.modelUntrained', { seed: String(seed ?? 0) })],
+        ['trained', t('experiments.modelTrained')],
+      ],
+      beside,
+      t: switcherText(t),
+    });
+    this.#off = switcher.off;
+    return switcher;
+  }
+
   render(lib) {
     const { t } = this;
     const seedText = this.attr('seed', null);
@@ -74,15 +95,24 @@ class TbTinyGpt extends TbElement {
     }
     const text = this.attr('text', DEFAULT_TEXT);
     // The author's own model (weights-src), fetched once for the page; shown first when it loads.
-    const start = startingModel(this, lib, () => 'shipped');
+    let start = startingModel(this, lib, () => 'shipped');
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
+    // A real checkpoint (the author's, or the reader's picked): its own view, the sampler at its vocabulary.
+    const real = realView(start, this.#pick, { render: (files, switcher) => this.#real.render(files, switcher, this.#samplerAttrs()) }, {
+      switcher: () => this.#switcher(lib, start, seed, () => this.update()),
+      release: () => this.#off?.(),
+      fallback: () => 'shipped',
+    });
+    if (real.nodes) return this.shadowRoot.replaceChildren(...real.nodes);
+    start = real.start;
+    this.#real.leave(); // TinyGPT is shown
     const { page } = start;
 
     const textId = `${this.uid}-text`;
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
-    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), model: () => this.#model, text: () => input.value, t });
+    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), source: () => this.#model && charSource(this.#model), text: () => input.value, t });
 
     const load = () => {
       this.#model?.free();
@@ -103,25 +133,11 @@ class TbTinyGpt extends TbElement {
       if (region.show(() => this.#model.read(input.value, 3), (r) => readingResult(r, t))) sampling.refresh();
       else sampling.hide();
     };
-    this.#off?.();
-    const { control, select, off } = modelSwitcher(
-      this.uid,
-      lib,
-      { source: seed !== null ? 'untrained' : start.source, page },
-      this.#pick,
-      () => load() && run(),
-      {
-        models: [
-          ['shipped', t('tinyGpt.modelShipped')],
-          // The seed is a name, written as typed (no digit grouping).
-          ['untrained', t('tinyGpt.modelUntrained', { seed: String(seed ?? 0) })],
-          ['trained', t('experiments.modelTrained')],
-        ],
-        beside: [h('label', { htmlFor: textId }, t('tinyGpt.text')), input],
-        t: switcherText(t),
-      },
-    );
-    this.#off = off;
+    // Picking the reader's real checkpoint shows its own view (a whole render).
+    const { control, select } = this.#switcher(lib, start, seed, () => (yourRealCheckpoint(this.#pick) ? this.update() : load() && run()), [
+      h('label', { htmlFor: textId }, t('tinyGpt.text')),
+      input,
+    ]);
     input.addEventListener('input', run);
     if (load()) run();
     this.shadowRoot.replaceChildren(

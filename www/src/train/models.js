@@ -11,8 +11,6 @@
 import { latestTrained } from './trained.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { modelFromSpec } from './model-spec.js';
-import { wordedError } from '../models/worded.js';
-import { clipText } from '../attributes.js';
 
 export const MODEL_LABELS = {
   shipped: 'trained on this page (shipped, 2 blocks)',
@@ -45,7 +43,8 @@ export function modelSpec(source, seed = 0, page = null) {
     if (!files) {
       throw new Error(source === 'page' ? 'this page names no model of its own (weights-src)' : 'no checkpoint of yours is loaded: choose "Your checkpoint…" and drop its files');
     }
-    if (files.kind === 'checkpoint') throw wordedError((t) => t('checkpoint.yoursNotHere', { name: clipText(files.name, 40) }));
+    // A Hugging Face checkpoint runs in its worker, in each widget's real view (experiment-parts.js: realView).
+    if (files.kind === 'checkpoint') throw new Error(`${files.name} is a Hugging Face checkpoint, which its widget's real view runs`);
     return { key: `${source}:${idOf(files)}`, source: 'files', weights: files.weights, config: files.config ?? null, vocab: files.vocab ?? null };
   }
   if (source === 'untrained') return { key: `untrained:${seed}`, source, seed };

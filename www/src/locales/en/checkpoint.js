@@ -2,13 +2,11 @@ export default {
   // A Hugging Face checkpoint in the page (../../checkpoint/, checkpoint-attention.js)
   'checkpoint.servedOnlyFiles': 'a Hugging Face checkpoint runs in the served pages (beside www/pkg/), not in this one-file build',
   'checkpoint.filesLack': 'the files have no {name}: drop the whole folder (config.json, tokenizer.json and the weights)',
-  'checkpoint.yoursNotHere': 'your checkpoint {name} is a Hugging Face checkpoint, which this widget does not run yet (the attention, ablation and stream widgets show it)',
   'checkpoint.servedOnly': 'weights-src names a Hugging Face checkpoint, which runs in the served pages (beside www/pkg/), not in this one-file build: TinyGPT is shown instead',
   'checkpoint.noWorker': 'this page cannot start a worker (a Content-Security-Policy refuses it, or the browser has none), and a checkpoint runs in one',
   'checkpoint.cancelled': 'its loading was cancelled',
   'checkpoint.fileTooLarge': '{name} is {size}; a config.json or tokenizer.json is read up to {limit}',
   'checkpoint.noWeights': 'the folder has neither model.safetensors nor model.safetensors.index.json',
-  'checkpoint.notInThisWidget': 'weights-src "{src}" is a Hugging Face checkpoint; this widget runs TinyGPT-shaped weights only for now (<tb-attention>, <tb-ablation> and <tb-stream> show a real checkpoint), so it runs its own model',
   'checkpoint.unusable': 'The checkpoint {name} could not be opened: {error}. TinyGPT is shown instead.',
   'checkpoint.textHelp': 'up to {longest} tokens, cut by the model\u2019s own tokenizer',
   'checkpoint.blockLabel': 'Block',
@@ -35,4 +33,11 @@ export default {
   'checkpoint.measureStopped': 'Stopped; nothing new was measured.',
   'checkpoint.yourText': 'your text',
   'checkpoint.heldOutText': 'the lesson\u2019s held-out text',
+  'checkpoint.samplingCaption': 'The next token after \u201c{text}\u201d',
+  'checkpoint.samplingNext': 'Next token',
+  'checkpoint.samplingKept': '{kept} of {total} tokens kept; the {shown} likeliest are listed.',
+  'checkpoint.samplingMore': '{length} more tokens, drawn with these settings (seed {seed}), a token at a time',
+  'checkpoint.samplingExplain':
+    'Temperature 0 always takes the likeliest token; above 1 the guesses flatten. Top-k keeps the k likeliest tokens (blank: all), top-p the fewest likeliest whose probability adds up to p (blank: 1, all).',
+  'checkpoint.samplingStop': 'Stop',
 };

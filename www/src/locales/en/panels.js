@@ -46,7 +46,7 @@ export default {
   'panels.checkpointOption': 'your checkpoint: {name}',
   'panels.checkpointOptionNone': 'your checkpoint',
   'panels.checkpointHelp':
-    'Drop model.safetensors with its config.json and vocab.json (what tblock train writes), or their folder, or pick them. Up to {limit} of weights; read in this page only. A Hugging Face checkpoint\u2019s folder (GPT-2, Llama, Mistral, Qwen2: config.json, tokenizer.json and its safetensors) is shown by the attention widget, up to {realLimit}.',
+    'Drop model.safetensors with its config.json and vocab.json (what tblock train writes), or their folder, or pick them. Up to {limit} of weights; read in this page only. A Hugging Face checkpoint\u2019s folder (GPT-2, Llama, Mistral, Qwen2: config.json, tokenizer.json and its safetensors) runs in the widgets that look inside a model, up to {realLimit}.',
   'panels.checkpointFiles': 'Checkpoint files',
   'panels.readingCheckpoint': 'Reading the checkpoint',
   'panels.forgetCheckpoint': 'Forget my checkpoint',

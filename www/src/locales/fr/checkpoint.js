@@ -2,13 +2,11 @@ export default {
   // Un checkpoint Hugging Face dans la page (../../checkpoint/, checkpoint-attention.js)
   'checkpoint.servedOnlyFiles': 'un checkpoint Hugging Face tourne dans les pages servies (à côté de www/pkg/), pas dans ce fichier unique',
   'checkpoint.filesLack': 'il manque {name} parmi les fichiers\u202f: déposez le dossier entier (config.json, tokenizer.json et les poids)',
-  'checkpoint.yoursNotHere': 'votre checkpoint {name} est un checkpoint Hugging Face, que ce widget ne fait pas encore tourner (les widgets d\u2019attention, d\u2019ablation et du flux le montrent)',
   'checkpoint.servedOnly': 'weights-src désigne un checkpoint Hugging Face, qui tourne dans les pages servies (à côté de www/pkg/), pas dans ce fichier unique : TinyGPT est montré à la place',
   'checkpoint.noWorker': 'cette page ne peut pas démarrer de worker (une Content-Security-Policy le refuse, ou le navigateur n’en a pas), et un checkpoint tourne dans un worker',
   'checkpoint.cancelled': 'son chargement a été annulé',
   'checkpoint.fileTooLarge': '{name} fait {size}\u202f; un config.json ou un tokenizer.json est lu jusqu\u2019à {limit}',
   'checkpoint.noWeights': 'le dossier n\u2019a ni model.safetensors ni model.safetensors.index.json',
-  'checkpoint.notInThisWidget': 'weights-src «\u202f{src}\u202f» est un checkpoint Hugging Face\u202f; ce widget ne fait tourner pour l\u2019instant que des poids à la forme de TinyGPT (<tb-attention>, <tb-ablation> et <tb-stream> montrent un vrai checkpoint), il garde donc son propre modèle',
   'checkpoint.unusable': 'Le checkpoint {name} n\u2019a pas pu être ouvert\u202f: {error}. TinyGPT est montré à la place.',
   'checkpoint.textHelp': 'jusqu\u2019à {longest} tokens, découpés par le tokenizer du modèle',
   'checkpoint.blockLabel': 'Bloc',
@@ -35,4 +33,11 @@ export default {
   'checkpoint.measureStopped': 'Arrêté\u202f; rien de nouveau n\u2019a été mesuré.',
   'checkpoint.yourText': 'votre texte',
   'checkpoint.heldOutText': 'le texte réservé de la leçon',
+  'checkpoint.samplingCaption': 'Le token suivant après «\u202f{text}\u202f»',
+  'checkpoint.samplingNext': 'Token suivant',
+  'checkpoint.samplingKept': { one: '{kept} token gardé sur {total}\u202f; les {shown} plus probables sont listés.', other: '{kept} tokens gardés sur {total}\u202f; les {shown} plus probables sont listés.' },
+  'checkpoint.samplingMore': '{length} tokens de plus, tirés avec ces réglages (graine {seed}), un token à la fois',
+  'checkpoint.samplingExplain':
+    'Une température de 0 prend toujours le token le plus probable\u202f; au-dessus de 1, les choix s\u2019aplatissent. Top-k garde les k tokens les plus probables (vide\u202f: tous), top-p les moins nombreux des plus probables dont la probabilité atteint p (vide\u202f: 1, tous).',
+  'checkpoint.samplingStop': 'Arrêter',
 };

@@ -42,7 +42,7 @@ export default {
   'panels.checkpointOption': 'votre checkpoint\u202f: {name}',
   'panels.checkpointOptionNone': 'votre checkpoint',
   'panels.checkpointHelp':
-    'Déposez model.safetensors avec son config.json et son vocab.json (ce qu\u2019écrit tblock train), ou leur dossier, ou choisissez-les. Jusqu\u2019à {limit} de poids\u202f; lus dans cette page uniquement. Le dossier d\u2019un checkpoint Hugging Face (GPT-2, Llama, Mistral, Qwen2\u202f: config.json, tokenizer.json et ses safetensors) est montré par le widget d\u2019attention, jusqu\u2019à {realLimit}.',
+    'Déposez model.safetensors avec son config.json et son vocab.json (ce qu\u2019écrit tblock train), ou leur dossier, ou choisissez-les. Jusqu\u2019à {limit} de poids\u202f; lus dans cette page uniquement. Le dossier d\u2019un checkpoint Hugging Face (GPT-2, Llama, Mistral, Qwen2\u202f: config.json, tokenizer.json et ses safetensors) tourne dans les widgets qui regardent dans un modèle, jusqu\u2019à {realLimit}.',
   'panels.checkpointFiles': 'Fichiers du checkpoint',
   'panels.readingCheckpoint': 'Lecture du checkpoint',
   'panels.forgetCheckpoint': 'Oublier mon checkpoint',

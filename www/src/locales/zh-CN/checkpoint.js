@@ -2,13 +2,11 @@ export default {
   // 页面中的 Hugging Face 检查点（../../checkpoint/、checkpoint-attention.js）
   'checkpoint.servedOnlyFiles': 'Hugging Face 检查点只在服务器提供的页面中运行（www/pkg/ 旁），不在这个单文件版本中',
   'checkpoint.filesLack': '文件中缺少 {name}：请拖放整个文件夹（config.json、tokenizer.json 和权重）',
-  'checkpoint.yoursNotHere': '你的检查点 {name} 是一个 Hugging Face 检查点，这个组件暂时还不能运行它（注意力、消融和残差流组件可以显示它）',
   'checkpoint.servedOnly': 'weights-src 指向一个 Hugging Face 检查点，它只在服务器提供的页面中运行（www/pkg/ 旁），不在这个单文件版本中：改为显示 TinyGPT',
   'checkpoint.noWorker': '此页面无法启动 worker（被 Content-Security-Policy 拒绝，或浏览器不支持），而检查点需要在 worker 中运行',
   'checkpoint.cancelled': '加载已取消',
   'checkpoint.fileTooLarge': '{name} 有 {size}；config.json 或 tokenizer.json 最多读取 {limit}',
   'checkpoint.noWeights': '该文件夹既没有 model.safetensors，也没有 model.safetensors.index.json',
-  'checkpoint.notInThisWidget': 'weights-src“{src}”是一个 Hugging Face 检查点；这个组件目前只运行 TinyGPT 形状的权重（<tb-attention>、<tb-ablation> 和 <tb-stream> 可以显示真实检查点），因此它运行自己的模型',
   'checkpoint.unusable': '无法打开检查点 {name}：{error}。改为显示 TinyGPT。',
   'checkpoint.textHelp': '最多 {longest} 个词元，由模型自己的分词器切分',
   'checkpoint.blockLabel': '块',
@@ -35,4 +33,11 @@ export default {
   'checkpoint.measureStopped': '已停止；没有测量新的结果。',
   'checkpoint.yourText': '你的文本',
   'checkpoint.heldOutText': '课程的留出文本',
+  'checkpoint.samplingCaption': '“{text}”之后的下一个词元',
+  'checkpoint.samplingNext': '下一个词元',
+  'checkpoint.samplingKept': '保留了 {total} 个词元中的 {kept} 个；列出最可能的 {shown} 个。',
+  'checkpoint.samplingMore': '用这些设置再写 {length} 个词元（种子 {seed}），一次一个词元',
+  'checkpoint.samplingExplain':
+    '温度为 0 时总是取最可能的词元；高于 1 时各个选择趋于平坦。Top-k 保留最可能的 k 个词元（留空：全部），top-p 保留概率之和达到 p 的最少的最可能词元（留空：1，全部）。',
+  'checkpoint.samplingStop': '停止',
 };

@@ -41,7 +41,7 @@ export default {
   'panels.yourCheckpointLoad': '你的检查点…',
   'panels.checkpointOption': '你的检查点：{name}',
   'panels.checkpointOptionNone': '你的检查点',
-  'panels.checkpointHelp': '拖放 model.safetensors 及其 config.json 和 vocab.json（即 tblock train 写出的文件），或它们所在的文件夹，或选择这些文件。权重最多 {limit}；只在本页中读取。Hugging Face 检查点的文件夹（GPT-2、Llama、Mistral、Qwen2：config.json、tokenizer.json 及其 safetensors）由注意力组件显示，最多 {realLimit}。',
+  'panels.checkpointHelp': '拖放 model.safetensors 及其 config.json 和 vocab.json（即 tblock train 写出的文件），或它们所在的文件夹，或选择这些文件。权重最多 {limit}；只在本页中读取。Hugging Face 检查点的文件夹（GPT-2、Llama、Mistral、Qwen2：config.json、tokenizer.json 及其 safetensors）在查看模型内部的组件中运行，最多 {realLimit}。',
   'panels.checkpointFiles': '检查点文件',
   'panels.readingCheckpoint': '正在读取检查点',
   'panels.forgetCheckpoint': '忘记我的检查点',
