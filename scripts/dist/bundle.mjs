@@ -149,6 +149,7 @@ const viewStandIn = (view, css) => `
   export function ${view}(element) {
     return {
       leave() {},
+      loading: () => false,
       render() {
         element.warn(element.t('checkpoint.servedOnly'));
         return null;

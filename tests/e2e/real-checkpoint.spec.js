@@ -3,10 +3,12 @@
 // The tables hold what transformers computes for the same folder and text (the committed
 // tests/reference/fixtures/checkpoints/*/inspect.json, which `tblock inspect` matches within 1e-4:
 // crate/tests/cli_checkpoint_inspect.rs). GPT-2 in f32, one file; Llama in bf16, three shards and
-// an index. Then the bad folders, and Cancel.
+// an index. Then the bad folders, Cancel, the analytic count, and the prerendered gallery page taken
+// over without a loading view between its figures.
 import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { FIXTURES, coursePage, expectHeads, inspected, serveFolder } from './checkpoint-pages.js';
+import { openPage, waitForWidgets } from './helpers.js';
 
 const TEXT = 'Attention is the only stage that mixes positions.';
 
@@ -140,5 +142,27 @@ test('the analytic widgets read the same folder\u2019s config.json: their count 
   await expect(att.locator('.model-note')).toContainText('99,408 parameters stored as bf16', { timeout: 20_000 });
   const total = page.locator('tb-param-table').getByRole('row', { name: /^Total/ }).first();
   await expect(total).toContainText('99,408');
+  expect(problems).toEqual([]);
+});
+
+test('the gallery, prerendered: the widgets keep their figures while the checkpoint loads, no loading view between', async ({ page }) => {
+  // Every frame, whether a checkpoint widget shows its loading view.
+  await page.addInitScript(() => {
+    window.sawLoading = new Set();
+    const look = () => {
+      for (const el of document.querySelectorAll('tb-attention, tb-ablation, tb-stream, tb-tiny-gpt')) {
+        if (el.shadowRoot?.querySelector('p.loading')) window.sawLoading.add(el.localName);
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  const problems = await openPage(page, '/gallery/checkpoint.html');
+  await waitForWidgets(page);
+  const real = 'tb-attention, tb-ablation, tb-stream, tb-tiny-gpt';
+  await page.waitForFunction((real) => [...document.querySelectorAll(real)].every((el) => !el.prerendered && !el.busy), real, { timeout: 30_000 });
+  await expect(page.locator('tb-attention').first().locator('.pieces li').first()).toBeVisible();
+  await expect(page.locator('tb-ablation').getByRole('button', { name: 'Measure' })).toBeVisible();
+  expect(await page.evaluate(() => [...window.sawLoading])).toEqual([]);
   expect(problems).toEqual([]);
 });

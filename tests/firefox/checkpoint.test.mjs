@@ -4,7 +4,8 @@
 // tokenizer). The tables hold transformers' weights for the same text (the committed inspect.json
 // beside each test model, which tblock inspect matches within 1e-4), as in Chromium's
 // tests/e2e/real-checkpoint.spec.js; typing reads a new text; the reader's own folder, picked,
-// likewise (tests/e2e/your-real-checkpoint.spec.js); nothing is logged.
+// likewise (tests/e2e/your-real-checkpoint.spec.js); the ablation measured and the sampler at the
+// model's tokens (real-experiments.spec.js, real-sampling.spec.js); nothing is logged.
 //
 //   make test-e2e-firefox   (with the other Firefox tests)
 
@@ -107,6 +108,17 @@ describe('a real checkpoint in Firefox', () => {
       assert.equal(rows.length, want.ids.length);
       rows.forEach((cells, q) => cells.forEach((got, k) => (k > q ? assert.equal(got, null) : assert.ok(Math.abs(got - want.attentions[0][head][q][k]) <= 6e-4))));
     }
+  });
+
+  test('the ablation measured on the Llama in the worker, and the GPT-2 sampled at its tokens', TIMEOUT, async () => {
+    const ablation = new Widget(browser.driver, 'tb-ablation[weights-src^="models/tiny-llama/"]');
+    await ablation.until('the Measure button', () => ablation.texts('button').then((t) => t?.includes('Measure')), true, 30_000);
+    await ablation.type('Positions a window', '16');
+    await ablation.click('Measure');
+    await ablation.until('the measured rows', () => ablation.texts('.measured tbody tr th').then((t) => t?.length), 5, 30_000);
+    await ablation.untilTexts('.measured tbody tr th', ['intact', 'block 0', 'block 1', 'block 2', 'uniform guess (ln V)']);
+    const gpt = new Widget(browser.driver, 'tb-tiny-gpt[weights-src^="models/tiny-gpt2/"]');
+    await gpt.untilTexts('.kept-count', [`384 of 384 tokens kept; the 10 likeliest are listed.`], 30_000);
   });
 
   test('no widget message, no uncaught exception, no console error or warning', async () => {

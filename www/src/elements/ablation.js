@@ -72,6 +72,10 @@ export class TbAblation extends TbElement {
   #parts;
   #chosen = 0;
 
+  keepsPrerendered(lib) {
+    return this.#models.loading(lib);
+  }
+
   render(lib) {
     this.#lib = lib;
     let start = startingModel(this, lib, undefined);

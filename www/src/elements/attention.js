@@ -27,7 +27,7 @@ import { latestTrained } from '../train/trained.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
-import { ModelPick, modelNote, modelSwitcher, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
+import { ModelPick, modelNote, modelSwitcher, realLoading, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { CHECKPOINT_ATTENTION_CSS, checkpointAttention } from './checkpoint-attention.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
@@ -93,6 +93,10 @@ class TbAttention extends TbElement {
     });
     this.#off = switcher.off;
     return switcher;
+  }
+
+  keepsPrerendered(lib) {
+    return realLoading(this, lib, this.#pick, this.#real, () => this.#modelAttr());
   }
 
   render(lib) {

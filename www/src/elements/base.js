@@ -227,9 +227,22 @@ export class TbElement extends HTMLElement {
     });
   }
 
+  /**
+   * Whether the prerendered first render stays until the element's next update rather than being
+   * replaced now: a widget whose model is still loading, which the prerender showed loaded (a real
+   * checkpoint), keeps its figures rather than flashing a loading view between them. The reader's
+   * clicks and input in it are kept for the render that takes over. Never, unless a widget says.
+   */
+  keepsPrerendered(lib) {
+    return false;
+  }
+
   /** The render itself, in one task: the prerendered DOM (if any) replaced, messages, focus, replay. */
   #renderWith(lib) {
     this.#messages = [];
+    const keep = this.prerendered && this.keepsPrerendered(lib);
+    this.#messages = []; // what the question noted, the render notes again
+    if (keep) return;
     const focus = focusedControl(this.shadowRoot);
     if (this.prerendered) {
       this.prerendered = false;

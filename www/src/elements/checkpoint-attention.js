@@ -42,6 +42,7 @@ export function checkpointAttention(element) {
   const shown = shownCheckpoint(element);
   return {
     leave: shown.leave,
+    loading: shown.loading,
     render(files, switcher = null) {
       // Busy while the checkpoint loads (shown.open) and while a text is read, so a script or a
       // test can wait for the maps to settle.

@@ -36,6 +36,7 @@ export function checkpointExperiment(element, { name, title, table }) {
   const checkpoint = shownCheckpoint(element, stop);
   return {
     leave: checkpoint.leave,
+    loading: checkpoint.loading,
     render(files, switcher = null) {
       const { c, nodes } = checkpoint.open(files, title(element.t), switcher);
       if (!c) return nodes;

@@ -41,6 +41,7 @@ export function checkpointSampling(element) {
   const shown = shownCheckpoint(element, stop);
   return {
     leave: shown.leave,
+    loading: shown.loading,
     render(files, switcher = null, settings = {}) {
       const { c, nodes } = shown.open(files, element.t('tinyGpt.title'), switcher);
       if (!c) return nodes;
@@ -76,7 +77,14 @@ function readyView(element, c, files, switcher, settings, how) {
   const pieces = h('ol', { class: 'pieces', 'aria-label': t('checkpoint.tokens') });
   const source = {
     async next(text, temperature, topK, topP) {
-      const r = await c.nextTokens({ text, temperature, topK, topP }, element);
+      // Busy while the worker reads the text, so a script or a test can wait for the table.
+      element.busy = true;
+      let r;
+      try {
+        r = await c.nextTokens({ text, temperature, topK, topP }, element);
+      } finally {
+        element.busy = false;
+      }
       if (!r) return null;
       pieces.replaceChildren(...r.pieces.map((p, k) => h('li', { title: t('checkpoint.tokenTitle', { position: k + 1, id: String(r.ids[k]) }) }, showPiece(p))));
       const rows = r.next.slice(0, SHOWN).map((x) => ({ label: showPiece(x.piece), model: x.model, sampled: x.sampled, kept: x.kept }));

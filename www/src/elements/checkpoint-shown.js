@@ -7,6 +7,8 @@
 //   const shown = shownCheckpoint(element, beforeLeave)   // beforeLeave(): what else stops
 //   const { c, nodes } = shown.open(files, title, switcher)
 //     c: the client's entry once ready; else nodes: the loading view, or null when it failed
+//   shown.loading(files)   // whether it is still loading (opening it if need be; the element
+//                          // updates when it is done): a prerendered view stays meanwhile
 //   shown.leave()
 //   checkpointNote(files, info, t)   // what the checkpoint is, in a sentence (info: PageCheckpoint.info())
 //   showPiece(piece)                 // a token with its spaces, newlines and tabs made visible
@@ -37,13 +39,17 @@ export function shownCheckpoint(element, beforeLeave = () => {}) {
     if (href) leaveCheckpoint(href, element);
     href = null;
   };
+  const use = (files) => {
+    if (href !== files.href) leave();
+    href = files.href;
+    return openCheckpoint(files, () => element.update(), element);
+  };
   return {
     leave,
+    loading: (files) => use(files).state === 'loading',
     open(files, title, switcher = null) {
       const t = element.t;
-      if (href !== files.href) leave();
-      href = files.href;
-      const c = openCheckpoint(files, () => element.update(), element);
+      const c = use(files);
       element.busy = c.state === 'loading';
       if (c.state === 'loading') {
         return { nodes: [h('h3', {}, title), switcher, ...loadingView(c, files.files ? files.name : files.href, t)].filter(Boolean) };

@@ -70,6 +70,18 @@ export function realView(start, pick, real, { switcher, release, fallback }) {
 }
 
 /**
+ * Whether the model a widget would show is still loading: weights-src, or the real checkpoint its
+ * real view shows (the author's, or the reader's picked in `pick`). Its prerendered figures stay
+ * meanwhile (base.js: keepsPrerendered); the widget updates when it is loaded.
+ */
+export function realLoading(element, lib, pick, real, fallback) {
+  const start = startingModel(element, lib, fallback);
+  if (start.loading) return true;
+  const files = start.checkpoint ?? yourRealCheckpoint(pick);
+  return files ? real.loading(files) : false;
+}
+
+/**
  * How <tb-ablation> and <tb-stream> show a model: the reader's pick, the switcher (the last one's
  * subscription ended when another is made or the widget leaves), and a real checkpoint's view
  * (`real`: checkpoint-experiment.js's).
@@ -101,6 +113,11 @@ export class ExperimentModels {
     const switcher = modelSwitcher(el.uid, lib, start, this.pick, picked, { t: el.t });
     this.#off = switcher.off;
     return switcher;
+  }
+
+  /** Whether its model is still loading (realLoading). */
+  loading(lib) {
+    return realLoading(this.#element, lib, this.pick, this.#real);
   }
 
   real(lib, start) {

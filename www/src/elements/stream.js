@@ -66,6 +66,10 @@ export class TbStream extends TbElement {
   #stats = null;
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
 
+  keepsPrerendered(lib) {
+    return this.#models.loading(lib);
+  }
+
   render(lib) {
     this.#lib = lib;
     let start = startingModel(this, lib, undefined);

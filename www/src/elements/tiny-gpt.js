@@ -21,7 +21,7 @@ import { latestTrained } from '../train/trained.js';
 import { makeModel } from '../train/models.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
-import { ModelPick, modelNote, modelSwitcher, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
+import { ModelPick, modelNote, modelSwitcher, realLoading, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
 import { CHECKPOINT_SAMPLING_CSS, checkpointSampling } from './checkpoint-sampling.js';
 import { SAMPLING_CSS, charSource, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
@@ -82,6 +82,10 @@ class TbTinyGpt extends TbElement {
     });
     this.#off = switcher.off;
     return switcher;
+  }
+
+  keepsPrerendered(lib) {
+    return realLoading(this, lib, this.#pick, this.#real, () => 'shipped');
   }
 
   render(lib) {
