@@ -6,8 +6,10 @@
 // the time from opening the page to the first maps, and one forward pass over the reader's text
 // (PageCheckpoint.inspect in the checkpoint worker: every block's attention weights and the next
 // token) at about 16 and 64 tokens, the median of RUNS; the worker's wasm memory once opened (what
-// the page's checkpoint client was told) against the weights' bytes; and the tasks on the page's main
-// thread meanwhile (PerformanceObserver 'longtask': every task over 50 ms). Prints JSON; never
+// the page's checkpoint client was told) against the weights' bytes; the experiments run a pass a
+// task in the worker (the stream and the ablation over one window of 64 positions, 8 tokens written
+// on); and the tasks on the page's main thread meanwhile (PerformanceObserver 'longtask': every task
+// over 50 ms). Prints JSON; never
 // asserted (timings on a shared machine), written down in BENCHMARKS.md.
 //
 //   TBLOCK_BENCH_GPT2_DIR=dir   the checkpoint (default /tmp/tblock-bench-gpt2-small; written with
@@ -71,7 +73,7 @@ try {
   // The page's own client module (the same instance the widget uses): what the worker said.
   const memory = await page.evaluate(async () => {
     const { openCheckpoint } = await import('/src/checkpoint/client.js');
-    return openCheckpoint(new URL('/gallery/models/bench-gpt2/', location.href).href).memory;
+    return openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href }).memory;
   });
   const longWhileLoading = await page.evaluate(() => window.__long.splice(0));
   const settled = () => page.waitForFunction(() => !document.querySelector('tb-attention').busy, null, { timeout: 600_000 });
@@ -92,6 +94,26 @@ try {
     forwards[tokens] = { median_ms: median(times), runs: times };
   }
   const longWhileReading = await page.evaluate(() => window.__long.splice(0));
+  // The experiments and the sampler's writing, through the same client: one window of 64 positions
+  // (the stream: one pass; the ablation: 1 + 2L passes), and 8 tokens written on (one pass each).
+  const runs = await page.evaluate(async () => {
+    const { openCheckpoint } = await import('/src/checkpoint/client.js');
+    const c = openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href });
+    const text = 'the residual stream carries every token through each block of the model, and each block adds to it. '.repeat(2);
+    const timed = async (what) => {
+      const t0 = performance.now();
+      let passes = 0;
+      await c.experiment(what, (p) => (passes = p)).result;
+      const ms = performance.now() - t0;
+      return { ms: Math.round(ms), passes, ms_per_pass: Math.round(ms / passes) };
+    };
+    return {
+      stream: await timed({ name: 'stream', text, context: 64 }),
+      ablation: await timed({ name: 'ablation', text, context: 64 }),
+      write_on_8_tokens: await timed({ name: 'continuation', text: 'the residual stream', count: 8, seed: 1, temperature: 0 }),
+    };
+  });
+  const longWhileMeasuring = await page.evaluate(() => window.__long.splice(0));
   const info = {
     checkpoint: DIR,
     weights_bytes: arrive.bytes,
@@ -100,7 +122,8 @@ try {
     forward_by_tokens: forwards,
     wasm_memory_bytes: memory,
     memory_over_weights: Number((memory / arrive.bytes).toFixed(3)),
-    main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading },
+    experiments_at_64_positions: runs,
+    main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading, measuring: longWhileMeasuring },
   };
   console.log(JSON.stringify(info, null, 2));
 } finally {
