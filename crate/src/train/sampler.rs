@@ -15,6 +15,11 @@ use crate::numbers::{sort_small_by, thousands};
 
 pub const MAX_TEMPERATURE: f64 = 10.0;
 
+/// Vocabularies up to this size are ordered by the crate's insertion sort (TinyGPT's 50 characters);
+/// larger ones (a checkpoint's tokens) by the standard library's, where the quadratic sort would take
+/// seconds.
+const SMALL_VOCABULARY: usize = 256;
+
 /// The settings of the sampler, checked against a vocabulary of V symbols.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Sampling {
@@ -100,7 +105,13 @@ impl Sampling {
         // Characters from the likeliest down (ties: the lower id first), by logit, which every
         // positive temperature orders the same way.
         let mut order: Vec<usize> = (0..v).collect();
-        sort_small_by(&mut order, |&a, &b| logits[a] > logits[b] || (logits[a] == logits[b] && a < b));
+        if v <= SMALL_VOCABULARY {
+            sort_small_by(&mut order, |&a, &b| logits[a] > logits[b] || (logits[a] == logits[b] && a < b));
+        } else {
+            // A real checkpoint's 50,257 (or 151,936) tokens: n log n, the same order (the ids
+            // are distinct, so the key is total and an unstable sort gives the one order).
+            order.sort_unstable_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
+        }
         let greedy = self.temperature == 0.0 || self.top_k == 1;
         let tempered = if self.temperature == 0.0 {
             (0..v).map(|i| if Some(&i) == order.first() { 1.0 } else { 0.0 }).collect()
@@ -157,6 +168,22 @@ mod tests {
     use super::*;
 
     const LOGITS: [f32; 6] = [1.0, 3.0, 2.0, 3.0, -1.0, 0.5];
+
+    #[test]
+    fn a_large_vocabulary_is_ordered_as_the_small_one_is() {
+        // 1,000 logits with ties (a quarter repeat another): the likeliest first, ties by id, as the
+        // insertion sort orders TinyGPT's characters.
+        let mut rng = Rng::new(7);
+        let logits: Vec<f32> = (0..1000)
+            .map(|i| if i % 4 == 3 { (i / 8) as f32 * 0.01 } else { (rng.uniform() * 8.0 - 4.0) as f32 })
+            .collect();
+        let d = Sampling::new(1.0, Some(5), None, logits.len()).unwrap().distribution(&logits);
+        let mut want: Vec<usize> = (0..logits.len()).collect();
+        sort_small_by(&mut want, |&a, &b| logits[a] > logits[b] || (logits[a] == logits[b] && a < b));
+        assert_eq!(d.order, want);
+        assert_eq!(d.kept_count, 5);
+        assert!(d.order[..5].iter().all(|&id| d.kept[id]));
+    }
 
     #[test]
     fn top_k_keeps_the_likeliest_and_top_p_the_fewest_that_reach_p() {
