@@ -10,9 +10,10 @@ use serde::Serialize;
 
 use super::ablation::Ablation;
 use super::stream_figures::{StreamAccumulator, StreamStats};
+use super::subject::{DecoderRun, Subject};
 use crate::error::{Error, Result};
 use crate::nn::decoder::{AblationSteps, Decoder, WeightSource};
-use crate::nn::{BlockMode, BlockStreams};
+use crate::nn::BlockMode;
 use crate::train::evaluate::{check_windows, windows};
 
 /// Which experiment.
@@ -116,10 +117,9 @@ impl Stepped {
         let w = &self.windows[self.next];
         match self.what {
             Experiment::Stream => {
-                let d = decoder.shape.d_model;
-                let acc = &mut self.stream;
-                let mut keep = |i: usize, s: BlockStreams| acc.push(i, s, d);
-                decoder.window_loss_with(&w[..p], &w[1..=p], Some(&mut keep))?;
+                // One window through what `tblock stream` runs.
+                let mut run = DecoderRun { decoder, window: p, tick: &mut || {} };
+                run.gather_stream(&[w.as_slice()], &mut self.stream)?;
                 self.next += 1;
             }
             Experiment::Ablation => {
@@ -130,11 +130,7 @@ impl Stepped {
                 match decoder.ablation_step(&mut steps)? {
                     None => self.current = Some(steps),
                     Some(one) => {
-                        self.intact += one.intact;
-                        for (sum, (removed, overwritten)) in self.sums.iter_mut().zip(one.blocks) {
-                            sum.0 += removed;
-                            sum.1 += overwritten;
-                        }
+                        one.add_to(&mut self.intact, &mut self.sums);
                         self.next += 1;
                     }
                 }

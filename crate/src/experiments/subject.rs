@@ -132,11 +132,7 @@ impl<W: WeightSource> Subject for DecoderRun<'_, W> {
         let (mut intact, mut blocks) = (0.0, vec![(0.0, 0.0); n]);
         for w in windows {
             let one = self.decoder.window_ablation(&w[..self.window], &w[1..=self.window], &mut *self.tick)?;
-            intact += one.intact;
-            for (sum, (removed, overwritten)) in blocks.iter_mut().zip(one.blocks) {
-                sum.0 += removed;
-                sum.1 += overwritten;
-            }
+            one.add_to(&mut intact, &mut blocks);
         }
         Ok((intact, blocks))
     }

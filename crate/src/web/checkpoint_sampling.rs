@@ -1,6 +1,6 @@
 //! The sampling view on a real checkpoint (the checkpoint facade): the next token's likeliest at the
 //! model's own vocabulary, before and after the sampler's settings (temperature, top-k, top-p: the
-//! sampler TinyGPT's page and `tblock generate` use), and a continuation drawn a token a step, so
+//! sampler TinyGPT's page and `tblock sample` use), and a continuation drawn a token a step, so
 //! the page's worker posts each token and hears a Stop between two.
 //!
 //!   c.next_tokens(text, temperature, topK | undefined, topP | undefined, top)

@@ -78,7 +78,7 @@ export class TbAblation extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib, undefined);
+    let start = startingModel(this, lib);
     if (start.loading) {
       this.#measuring.stop(); // stop measuring the model shown before
       return this.shadowRoot.replaceChildren(...start.loading);

@@ -239,7 +239,6 @@ export class TbElement extends HTMLElement {
 
   /** The render itself, in one task: the prerendered DOM (if any) replaced, messages, focus, replay. */
   #renderWith(lib) {
-    this.#messages = [];
     const keep = this.prerendered && this.keepsPrerendered(lib);
     this.#messages = []; // what the question noted, the render notes again
     if (keep) return;

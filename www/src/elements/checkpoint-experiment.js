@@ -42,28 +42,23 @@ export function checkpointExperiment(element, { name, title, table }) {
       if (!c) return nodes;
       stop(); // a render starts again from its controls
       return readyView(element, c, files, switcher, {
-        name,
         title,
         table,
         shown: () => (shown?.href === files.href ? shown.found : null),
         measure(asked, onStepped) {
           stop();
-          run = c.experiment({ name, ...asked }, onStepped);
+          const mine = c.experiment({ name, ...asked }, onStepped);
+          run = mine;
           element.busy = true;
-          const mine = run;
-          return run.result.then(
-            (found) => {
-              if (run === mine) run = null;
-              element.busy = run !== null;
+          return mine.result
+            .then((found) => {
               if (found) shown = { href: files.href, found };
               return found;
-            },
-            (err) => {
+            })
+            .finally(() => {
               if (run === mine) run = null;
               element.busy = run !== null;
-              throw err;
-            },
-          );
+            });
         },
         stop,
       });

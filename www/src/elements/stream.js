@@ -72,7 +72,7 @@ export class TbStream extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib, undefined);
+    let start = startingModel(this, lib);
     if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
     const shown = this.#models.real(lib, start);
     if (shown.nodes) {

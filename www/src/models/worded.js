@@ -3,7 +3,8 @@
 // keeps how to word it, `word(t)`, and its message is the English wording (for a console, a test).
 //
 //   throw wordedError((t) => t('panels.serverAnswered', { status: '404' }));
-//   problemText(err, t)   // its wording in t's language; any other error: errorText(err, t)
+//   problemText(err, t)   // its wording in t's language; any other error as errorText words it
+//                         // (errorText itself words these: one place, library-messages.js)
 
 import { errorText } from '../elements/base.js';
 import { translator } from '../i18n.js';
@@ -13,7 +14,7 @@ export function wordedError(word) {
   return Object.assign(new Error(word(translator('en'))), { word });
 }
 
-/** What `err` says in the language of `t`: its own wording when it has one. */
+/** What `err` says in the language of `t`: its own wording when it has one (errorText words both). */
 export function problemText(err, t) {
-  return typeof err?.word === 'function' ? err.word(t) : errorText(err, t);
+  return errorText(err, t);
 }

@@ -17,13 +17,26 @@ pub struct WindowAblation {
     pub blocks: Vec<(f64, f64)>,
 }
 
+impl WindowAblation {
+    /// Adds this window's losses to the sums over the windows so far: `intact`, and (removed,
+    /// overwritten) a block each.
+    pub fn add_to(self, intact: &mut f64, sums: &mut [(f64, f64)]) {
+        *intact += self.intact;
+        for (sum, (removed, overwritten)) in sums.iter_mut().zip(self.blocks) {
+            sum.0 += removed;
+            sum.1 += overwritten;
+        }
+    }
+}
+
 /// One window's ablation a pass at a time ([`Decoder::ablation_begin`], then
 /// [`Decoder::ablation_step`] until it gives the window's losses), so a page's worker can answer
 /// between passes (its progress, a Cancel, an inspection of another text). It keeps its own copy
 /// of the intact stream, so whatever the decoder runs between two steps changes nothing.
 #[derive(Debug, Clone)]
 pub struct AblationSteps {
-    ids: Vec<usize>,
+    /// T: the window's positions.
+    t: usize,
     targets: Vec<usize>,
     /// The intact stream entering block `k`, [T, d] (entering the final norm once k = L).
     stream: Vec<f32>,
@@ -74,7 +87,7 @@ impl<W: WeightSource> Decoder<W> {
         let mut stream = std::mem::take(&mut self.act.entering);
         stream.clone_from(&self.act.x);
         Ok(AblationSteps {
-            ids: ids.to_vec(),
+            t: ids.len(),
             targets: targets.to_vec(),
             stream,
             k: 0,
@@ -94,7 +107,7 @@ impl<W: WeightSource> Decoder<W> {
     }
 
     fn ablation_pass(&mut self, s: &mut AblationSteps) -> Result<Option<WindowAblation>> {
-        let (n, t) = (self.shape.n_layers, s.ids.len());
+        let (n, t) = (self.shape.n_layers, s.t);
         let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
         self.act.x.clone_from(&s.stream);
         if s.k == n {
