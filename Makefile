@@ -29,6 +29,12 @@ CRATE := crate
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
+# CI builds once from clean: cargo's incremental caches (1.6 GB of a fresh clone's target/) buy it
+# nothing and cost disk that the CI machine shares.
+ifdef CI
+export CARGO_INCREMENTAL := 0
+endif
+
 # wasm-bindgen-test-runner picks its browser from whichever *DRIVER variable is set, Firefox's
 # first: each browser stage unsets the others', or --chrome would quietly run in Firefox.
 chrome_only := env -u GECKODRIVER -u SAFARIDRIVER
