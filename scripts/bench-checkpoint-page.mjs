@@ -3,13 +3,15 @@
 // model.safetensors, random weights written by scripts/bench_checkpoint.py with the small test
 // tokenizer) in <tb-attention weights-src> in headless Chromium, served from localhost by
 // scripts/serve.mjs: how long its bytes take to arrive (a plain fetch read to its end, in the page),
-// the time from opening the page to the first maps, and one forward pass over the reader's text
+// the time from opening the page to the first maps (and again after a reload, from the copy the
+// browser kept), and one forward pass over the reader's text
 // (PageCheckpoint.inspect in the checkpoint worker: every block's attention weights and the next
 // token) at about 16 and 64 tokens, the median of RUNS; the worker's wasm memory once opened (what
 // the page's checkpoint client was told) against the weights' bytes; the experiments run a pass a
 // task in the worker (the stream and the ablation over one window of 64 positions, 8 tokens written
 // on); and the tasks on the page's main thread meanwhile (PerformanceObserver 'longtask': every task
-// over 50 ms). Prints JSON; never
+// over 50 ms); and the engine alone through the client beside onnxruntime-web's wasm backend on the
+// same weights (bench-onnx-peer.mjs, skipped with its reason when it cannot be had). Prints JSON; never
 // asserted (timings on a shared machine), written down in BENCHMARKS.md.
 //
 //   TBLOCK_BENCH_GPT2_DIR=dir   the checkpoint (default /tmp/tblock-bench-gpt2-small; written with
@@ -20,9 +22,11 @@
 // the run and removed after.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, launchChromium, startServer } from './browser.mjs';
+import { ROOT, launchChromiumProfile, startServer } from './browser.mjs';
+import { ortForwards, prepareOrt } from './bench-onnx-peer.mjs';
 
 const DIR = process.env.TBLOCK_BENCH_GPT2_DIR ?? '/tmp/tblock-bench-gpt2-small';
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -35,10 +39,13 @@ if (!existsSync(join(DIR, 'model.safetensors'))) {
 }
 mkdirSync(SERVED, { recursive: true });
 for (const f of FILES) copyFileSync(join(DIR, f), join(SERVED, f));
+const ortPeer = prepareOrt(DIR, SERVED);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const server = await startServer({ live: true });
-const browser = await launchChromium();
+// A profile on disk, as a reader's: the checkpoint is kept in Cache Storage as it loads.
+const profile = mkdtempSync(join(tmpdir(), 'tb-bench-profile-'));
+const browser = await launchChromiumProfile(profile);
 try {
   const page = await browser.newPage();
   await page.addInitScript(() => {
@@ -114,20 +121,65 @@ try {
     };
   });
   const longWhileMeasuring = await page.evaluate(() => window.__long.splice(0));
+  // The engine alone, beside onnxruntime-web's: one forward through the client, no drawing. At 64
+  // tokens an inspection (every block's weights and the next token, as the ONNX model gives); at
+  // 256 a stream window of 256 positions (one pass of the same blocks: the page inspects up to 64).
+  const engine = await page.evaluate(async (runs) => {
+    const { openCheckpoint } = await import('/src/checkpoint/client.js');
+    const c = openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href });
+    const letters = (n, shift) => Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7 + shift) % 26]).join(' ');
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    let words = 64;
+    let first = null;
+    while (!first) first = await c.inspect(letters(words, 0)).catch(() => ((words -= 2), null));
+    const times = [];
+    let result = first;
+    for (let run = 1; run <= runs; run++) {
+      const t0 = performance.now();
+      result = await c.inspect(letters(words, run));
+      times.push(Math.round(performance.now() - t0));
+    }
+    const stream = [];
+    for (let run = 0; run < Math.max(1, Math.floor(runs / 2)); run++) {
+      const t0 = performance.now();
+      await c.experiment({ name: 'stream', text: letters(300, run), context: 256 }).result;
+      stream.push(Math.round(performance.now() - t0));
+    }
+    return {
+      ids: Array.from(first.ids),
+      next_id: first.next[0].id,
+      forward_by_tokens: { [first.ids.length]: { median_ms: median(times), runs: times }, 256: { median_ms: median(stream), runs: stream, how: 'a stream window' } },
+    };
+  }, RUNS);
+  const T = engine.ids.length;
+  const ort = await ortForwards(page, ortPeer, { [T]: engine.ids, 256: Array.from({ length: 256 }, (_, i) => engine.ids[i % T]) }, RUNS);
+  if (ort.forward_by_tokens && ort.forward_by_tokens[T].next_id !== engine.next_id) {
+    throw new Error(`onnxruntime-web's next token ${ort.forward_by_tokens[T].next_id} is not the page's ${engine.next_id}: not the same model`);
+  }
+  // A reload: the folder is now kept in this browser (Cache Storage), read from the disk, not the site.
+  await att.locator('.model-note .kept button').waitFor({ timeout: 600_000 });
+  const reloaded = Date.now();
+  await page.reload();
+  await att.locator('.pieces li').first().waitFor({ timeout: 600_000 });
+  const firstMapsKept = Date.now() - reloaded;
   const info = {
     checkpoint: DIR,
     weights_bytes: arrive.bytes,
     bytes_arrive_ms: Math.round(arrive.ms),
     first_maps_ms: firstMaps,
+    first_maps_from_kept_copy_ms: firstMapsKept,
     forward_by_tokens: forwards,
     wasm_memory_bytes: memory,
     memory_over_weights: Number((memory / arrive.bytes).toFixed(3)),
     experiments_at_64_positions: runs,
+    engine_forward_by_tokens: engine.forward_by_tokens,
+    onnxruntime_web: ort,
     main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading, measuring: longWhileMeasuring },
   };
   console.log(JSON.stringify(info, null, 2));
 } finally {
   await browser.close();
+  rmSync(profile, { recursive: true, force: true });
   await server.stop();
   rmSync(SERVED, { recursive: true, force: true });
 }

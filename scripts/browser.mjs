@@ -24,6 +24,16 @@ export async function launchChromium() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/**
+ * Chromium with a new profile on disk in `dir` (a context; close() ends it): storage as a reader's
+ * browser keeps it (Cache Storage on disk, within the disk's quota), where launchChromium's pages
+ * get an incognito context's, held in memory.
+ */
+export async function launchChromiumProfile(dir) {
+  const { chromium } = await import('@playwright/test');
+  return chromium.launchPersistentContext(dir, { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();

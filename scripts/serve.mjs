@@ -101,6 +101,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, {
       'Content-Type': MIME[extname(found.file).toLowerCase()] ?? 'application/octet-stream',
       'Content-Length': found.size,
+      'Last-Modified': new Date(found.modified).toUTCString(),
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     });

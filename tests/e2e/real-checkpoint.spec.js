@@ -4,7 +4,7 @@
 // tests/reference/fixtures/checkpoints/*/inspect.json, which `tblock inspect` matches within 1e-4:
 // crate/tests/cli_checkpoint_inspect.rs). GPT-2 in f32, one file; Llama in bf16, three shards and
 // an index. Then the bad folders, Cancel, the analytic count, and the prerendered gallery page taken
-// over without a loading view between its figures.
+// over without a loading view between its figures; and the copy this browser keeps of a folder.
 import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { FIXTURES, coursePage, expectHeads, inspected, serveFolder } from './checkpoint-pages.js';
@@ -165,4 +165,60 @@ test('the gallery, prerendered: the widgets keep their figures while the checkpo
   await expect(page.locator('tb-ablation').getByRole('button', { name: 'Measure' })).toBeVisible();
   expect(await page.evaluate(() => [...window.sawLoading])).toEqual([]);
   expect(problems).toEqual([]);
+});
+
+test('a folder loaded once is kept: a reload reads this browser\u2019s copy, not the site, until the site changes it; Forget drops it', async ({ page }) => {
+  await serveFolder(page, 'llama');
+  let refuse = false; // the site's weights refused: only a kept copy can open the folder
+  let version = '"v1"'; // the weight files' ETag
+  const weightsAsked = []; // GETs of a weight file
+  await page.context().route('**/course/models/llama/*', (route) => {
+    const file = new URL(route.request().url()).pathname.split('/').pop();
+    if (!file.endsWith('.safetensors')) return route.fallback();
+    if (route.request().method() === 'GET') weightsAsked.push(file);
+    if (refuse) return route.abort('connectionrefused');
+    route.fulfill({ body: readFileSync(new URL(`llama/${file}`, FIXTURES)), headers: { etag: version }, contentType: 'application/octet-stream' });
+  });
+  const html = `<tb-attention weights-src="/course/models/llama/model.safetensors.index.json" text="${TEXT}"></tb-attention>`;
+  await coursePage(page, html);
+  const att = page.locator('tb-attention');
+  const kept = att.locator('.model-note .kept');
+  const keptNow = /^ ?Kept in this browser \([\d.]+ KiB\): a reload reads it from here\. Forget this copy$/;
+  await expect(kept).toHaveText(keptNow, { timeout: 20_000 });
+  expect(weightsAsked).toHaveLength(3);
+  // What the reader typed stays through a render (here the page switching the widget to French).
+  await att.getByLabel('Text').fill('typed before a render');
+  await att.evaluate((el) => el.setAttribute('lang', 'fr'));
+  await expect(att.locator('.model-note .kept')).toContainText('Gardé dans ce navigateur');
+  await expect(att.locator('input[type="text"]')).toHaveValue('typed before a render');
+  await att.evaluate((el) => el.setAttribute('lang', 'en'));
+  const reload = async () => {
+    await page.reload();
+    await waitForWidgets(page);
+  };
+
+  // Offline (the site refuses): the copy.
+  refuse = true;
+  await reload();
+  await expect(kept).toHaveText(/^ ?Read from this browser’s copy \([\d.]+ KiB\), not from the site\. Forget this copy$/, { timeout: 20_000 });
+  await expectHeads(att, inspected('llama'));
+  expect(weightsAsked).toHaveLength(3); // none fetched again
+  await expect(att.getByRole('alert')).toHaveCount(0);
+
+  // The site serves other weights at the same URLs (another ETag): fetched anew, and kept.
+  [refuse, version] = [false, '"v2"'];
+  await reload();
+  await expect(kept).toHaveText(keptNow, { timeout: 20_000 });
+  expect(weightsAsked).toHaveLength(6);
+
+  await kept.getByRole('button', { name: 'Forget this copy' }).click();
+  await expect(kept).toHaveText(/Forgotten: a reload fetches it from the site\./);
+  await expect(kept).toBeFocused();
+  const entries = () => page.evaluate(async () => (await (await caches.open('transformer-block-checkpoints')).keys()).length);
+  expect(await entries()).toBe(0);
+  // Forgotten: the reload goes to the site, which refuses.
+  refuse = true;
+  await reload();
+  await expect(att.getByRole('alert').first()).toHaveText(/could not be opened/, { timeout: 20_000 });
+  expect(weightsAsked.length).toBeGreaterThan(6);
 });

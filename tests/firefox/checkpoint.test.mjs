@@ -5,7 +5,8 @@
 // beside each test model, which tblock inspect matches within 1e-4), as in Chromium's
 // tests/e2e/real-checkpoint.spec.js; typing reads a new text; the reader's own folder, picked,
 // likewise (tests/e2e/your-real-checkpoint.spec.js); the ablation measured and the sampler at the
-// model's tokens (real-experiments.spec.js, real-sampling.spec.js); nothing is logged.
+// model's tokens (real-experiments.spec.js, real-sampling.spec.js); a reload reads the kept copy;
+// nothing is logged.
 //
 //   make test-e2e-firefox   (with the other Firefox tests)
 
@@ -99,7 +100,9 @@ describe('a real checkpoint in Firefox', () => {
     // Several files at once: their paths, one a line.
     const files = ['config.json', 'tokenizer.json', 'model.safetensors.index.json', 'model-00001-of-00003.safetensors', 'model-00002-of-00003.safetensors', 'model-00003-of-00003.safetensors'];
     await (await w.control('Checkpoint files')).sendKeys(files.map((f) => fileURLToPath(new URL(`llama/${f}`, FIXTURES))).join('\n'));
+    await w.untilTexts('.model-note', /\(llama\): 99,408 parameters/, 30_000);
     await settled(browser.driver, host);
+    await w.type('Text', want.text);
     await w.untilTexts('.result', new RegExp(`^${want.ids.length} tokens; block 0, 4 heads`), 30_000);
     await w.click('This block: the weights as tables');
     await w.untilTexts('table.weights-table caption', [0, 1, 2, 3].map((hd) => `Block 0, head ${hd}`));
@@ -119,6 +122,16 @@ describe('a real checkpoint in Firefox', () => {
     await ablation.untilTexts('.measured tbody tr th', ['intact', 'block 0', 'block 1', 'block 2', 'uniform guess (ln V)']);
     const gpt = new Widget(browser.driver, 'tb-tiny-gpt[weights-src^="models/tiny-gpt2/"]');
     await gpt.untilTexts('.kept-count', [`384 of 384 tokens kept; the 10 likeliest are listed.`], 30_000);
+  });
+
+  test('a reload reads the folder from the copy this browser kept (Cache Storage, in the worker)', TIMEOUT, async () => {
+    const host = 'tb-attention[weights-src^="models/tiny-llama/"]';
+    const w = new Widget(browser.driver, host);
+    await w.untilTexts('.model-note .kept', /Kept in this browser \([\d.]+ KiB\)/, 30_000);
+    await browser.driver.navigate().refresh();
+    await settled(browser.driver, host);
+    await w.untilTexts('.model-note .kept', /Read from this browser’s copy \([\d.]+ KiB\), not from the site/, 30_000);
+    await w.untilTexts('.result', new RegExp(`^${expected('llama').ids.length} tokens; block 0, 4 heads`), 30_000);
   });
 
   test('no widget message, no uncaught exception, no console error or warning', async () => {

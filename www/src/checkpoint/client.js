@@ -7,6 +7,10 @@
 //     c.state: 'loading' | 'ready' | 'error';  c.info (ready): PageCheckpoint.info();
 //     c.memory (ready): the bytes of the worker's wasm memory once opened
 //     c.problem (error): an Error each widget words (models/worded.js problemText)
+//     c.kept: { bytes, fromCopy? } while a weights-src folder is kept in this browser (kept-folder.js;
+//       fromCopy: it was read from there), else null
+//     c.watchKept(fn): fn() runs when c.kept changes, while fn's view is on the page (see keptNote)
+//     await c.forget()   // the kept copy out of this browser: the next load fetches from the site
 //     c.bars: the <progress> bars following the bytes;  c.cancel(): stops the load for every widget
 //     await c.inspect(text, owner)   // PageCheckpoint.inspect's result
 //     await c.nextTokens({ text, temperature, topK, topP }, owner)   // next_tokens' (ten likeliest)
@@ -30,6 +34,7 @@
 import { wordedError } from '../models/worded.js';
 import { formatBytes } from '../format.js';
 import { createCheckpointWorker } from './worker-url.js';
+import { forgetFolder } from './kept-folder.js';
 
 const opened = new Map();
 
@@ -78,7 +83,12 @@ export function leaveCheckpoint(href, user) {
 }
 
 function start({ href, files }) {
-  const c = { state: 'loading', info: null, problem: null, read: 0, total: 0, bars: new Set(), waiting: new Set(), users: new Set() };
+  const c = { state: 'loading', info: null, problem: null, read: 0, total: 0, kept: null, bars: new Set(), waiting: new Set(), users: new Set() };
+  const keptWatchers = new Set();
+  const keptNow = (kept) => {
+    c.kept = kept;
+    for (const fn of keptWatchers) fn();
+  };
   const settle = (fields) => {
     Object.assign(c, fields);
     for (const fn of c.waiting) fn();
@@ -134,7 +144,9 @@ function start({ href, files }) {
         bar.value = data.read;
       }
     } else if (data.type === 'opened') {
-      settle({ state: 'ready', info: data.info, memory: data.memory });
+      settle({ state: 'ready', info: data.info, memory: data.memory, kept: data.kept });
+    } else if (data.type === 'kept') {
+      keptNow(data.kept);
     } else if (data.type === 'inspected') {
       answered(data.id, (job) => job.resolve(data.result));
     } else if (data.type === 'stepped') {
@@ -195,6 +207,14 @@ function start({ href, files }) {
           }
         },
       };
+    },
+    watchKept(fn) {
+      keptWatchers.add(fn);
+      return () => keptWatchers.delete(fn);
+    },
+    async forget() {
+      if (!files) await forgetFolder(href);
+      keptNow(null);
     },
     inspect: (text, owner = null) => ask('inspect', { text }, owner),
     nextTokens: (args, owner = null) => ask('next', args, owner),

@@ -9,12 +9,14 @@
 //   const { parts, total } = await source.weights()
 //     parts: [{ name, open() }], the weight files in order; total: their bytes when known before
 //     any is read (the index's total_size, or the files' sizes), else null
-//     await part.open() -> { length, body, cancel() }   length: 0 when unknown; body: a ReadableStream
+//     await part.open() -> { length, version?, body, cancel() }   length: 0 when unknown; version: the
+//       site's ETag or Last-Modified for it, or null; body: a ReadableStream
 //
 // What is missing or too large is refused with the page's own sentence (problems.js: said).
 
 import { PageCheckpoint } from '../../pkg/checkpoint.js';
 import { said } from './problems.js';
+import { answerLength, answerVersion } from './answer.js';
 
 /** The most bytes a config.json or tokenizer.json may have (Llama 3's tokenizer.json is 9 MB). */
 export const TEXT_LIMIT = 64 << 20;
@@ -35,10 +37,9 @@ async function fetched(url, name) {
   return response;
 }
 
-/** A response as a weight file's part: a compressed answer's length is not the file's. */
+/** A response as a weight file's part. */
 function partOf(response) {
-  const length = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-  return { length, body: response.body, cancel: () => response.body?.cancel() };
+  return { length: answerLength(response), version: answerVersion(response), body: response.body, cancel: () => response.body?.cancel() };
 }
 
 /** The checkpoint in the folder at `url` on the page's own site (see above). */

@@ -12,7 +12,9 @@
 //      { type: 'experiment', run, name: 'continuation', text, count, seed, temperature, topK?, topP? }
 //      { type: 'stop', run }                 the experiment `run` is not wanted any more
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
-//      { type: 'opened', info, memory }      PageCheckpoint.info(); memory: the instance's bytes
+//      { type: 'opened', info, memory, kept } PageCheckpoint.info(); memory: the instance's bytes;
+//                                            kept: { bytes, fromCopy } when read from this browser's copy
+//      { type: 'kept', kept }                a folder read from the site is now kept ({ bytes })
 //      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred; or
 //                                            next_tokens(...)
 //      { type: 'stepped', run, passes, total, drawn? } forward passes done, of all (0 of all once
@@ -29,12 +31,16 @@
 // limit first: the index's total or the files' sizes, else each answer's length before its body
 // is read).
 //
+// A folder on the site is kept in this browser as it is read (kept-folder.js), and read from there
+// at the next load.
+//
 // The weights arrive a piece at a time into the instance's memory (PageCheckpoint.push): the
 // pieces are not gathered anywhere else, so the page holds the weights once.
 
 import init, { PageCheckpoint } from '../../pkg/checkpoint.js';
 import { problemData } from './problems.js';
 import { fileSource, siteSource } from './sources.js';
+import { keptFolder } from './kept-folder.js';
 import { nextTask } from '../next-task.js';
 
 /** Progress is posted at most this often, in ms. */
@@ -44,7 +50,9 @@ let checkpoint = null;
 let wasm = null; // the instance's exports (its memory)
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
-async function open(source) {
+async function open(data) {
+  const folder = data.files ? null : await keptFolder(data.url, siteSource(data.url));
+  const source = folder?.source ?? fileSource(data.files);
   wasm = await init();
   const text = (bytes) => new TextDecoder().decode(bytes);
   const [config, tokenizer] = await Promise.all([source.small('config.json'), source.small('tokenizer.json')]);
@@ -84,7 +92,8 @@ async function open(source) {
   }
   post({ type: 'progress', read, total: read });
   checkpoint.open();
-  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength });
+  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength, kept: folder?.kept ?? null });
+  folder?.stored().then((kept) => kept && post({ type: 'kept', kept }));
 }
 
 let running = null; // the run under way: { run, stopped }
@@ -151,7 +160,7 @@ function inspect({ id, text }) {
 
 self.onmessage = async ({ data }) => {
   try {
-    if (data?.type === 'open') await open(data.files ? fileSource(data.files) : siteSource(data.url));
+    if (data?.type === 'open') await open(data);
     else if (data?.type === 'inspect') inspect(data);
     else if (data?.type === 'next') next(data);
     else if (data?.type === 'experiment') await experiment(data);

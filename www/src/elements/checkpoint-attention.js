@@ -20,7 +20,7 @@ import { WEIGHT_CLASSES, attentionMapLayout, strongestKeys } from '../charts/att
 import { mapCanvas } from '../charts/map-canvas.js';
 import { formatFixed, formatInteger } from '../format.js';
 import { headTable } from './attention-tables.js';
-import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint } from './checkpoint-shown.js';
+import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { rampLegend } from './heatmap-figure.js';
 import { problemText } from '../models/worded.js';
 
@@ -40,6 +40,7 @@ export function checkpointAttention(element) {
   let head = 0; // the head whose query note and table are read out
   let query = null; // the query position (null: the last)
   const shown = shownCheckpoint(element);
+  const typed = typedText(element, FIRST_TEXT);
   return {
     leave: shown.leave,
     loading: shown.loading,
@@ -48,7 +49,7 @@ export function checkpointAttention(element) {
       // test can wait for the maps to settle.
       const { c, nodes } = shown.open(files, element.t('attention.title'), switcher);
       if (!c) return nodes;
-      return readyView(element, c, files, switcher, {
+      return readyView(element, c, files, switcher, typed, {
         get: () => ({ block, head, query }),
         set(v) {
           if ('block' in v) block = v.block;
@@ -60,7 +61,7 @@ export function checkpointAttention(element) {
   };
 }
 
-function readyView(element, c, files, switcher, chosen) {
+function readyView(element, c, files, switcher, typed, chosen) {
   const { t, locale } = element;
   const { info } = c;
   const config = info.config;
@@ -68,7 +69,7 @@ function readyView(element, c, files, switcher, chosen) {
   const heads = config.n_heads;
   const textId = `${element.uid}-real-text`;
   const blockId = `${element.uid}-real-block`;
-  const input = h('input', { id: textId, type: 'text', value: element.attr('text', FIRST_TEXT), spellcheck: false, autocomplete: 'off', 'aria-describedby': `${textId}-help` });
+  const input = h('input', { id: textId, type: 'text', value: typed.value(), spellcheck: false, autocomplete: 'off', 'aria-describedby': `${textId}-help` });
   const help = h('span', { id: `${textId}-help`, class: 'muted' }, t('checkpoint.textHelp', { longest: formatInteger(info.longest_text, locale) }));
   const select = h(
     'select',
@@ -76,7 +77,7 @@ function readyView(element, c, files, switcher, chosen) {
     Array.from({ length: layers }, (_, b) => h('option', { value: String(b) }, t('attention.block', { block: b }))),
   );
   select.value = String(Math.min(chosen.get().block, layers - 1));
-  const note = checkpointNote(files, info, t);
+  const note = checkpointNote(files, info, t, c);
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const stale = h('p', { class: 'stale', hidden: true });
   const status = h('p', { class: 'muted', role: 'status' });
@@ -237,7 +238,10 @@ function readyView(element, c, files, switcher, chosen) {
     chosen.set({ block: Number(select.value) });
     if (result) draw();
   });
-  input.addEventListener('input', run);
+  input.addEventListener('input', () => {
+    typed.keep(input.value);
+    run();
+  });
   maps.replaceChildren(...figures.map((f) => f.figure));
   run();
   const controls = h(

@@ -15,7 +15,7 @@
 import { h } from './base.js';
 import { formatInteger } from '../format.js';
 import { problemText } from '../models/worded.js';
-import { checkpointNote, shownCheckpoint } from './checkpoint-shown.js';
+import { checkpointNote, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { measuredFigure } from './experiment-parts.js';
 
 export const CHECKPOINT_EXPERIMENT_CSS = `
@@ -34,6 +34,7 @@ export function checkpointExperiment(element, { name, title, table }) {
     element.busy = false;
   };
   const checkpoint = shownCheckpoint(element, stop);
+  const typed = typedText(element, '');
   return {
     leave: checkpoint.leave,
     loading: checkpoint.loading,
@@ -42,6 +43,7 @@ export function checkpointExperiment(element, { name, title, table }) {
       if (!c) return nodes;
       stop(); // a render starts again from its controls
       return readyView(element, c, files, switcher, {
+        typed,
         title,
         table,
         shown: () => (shown?.href === files.href ? shown.found : null),
@@ -71,8 +73,8 @@ function readyView(element, c, files, switcher, how) {
   const { info } = c;
   const config = info.config;
   const id = (part) => `${element.uid}-real-${part}`;
-  const given = element.attr('text', '');
-  const text = h('textarea', { id: id('text'), spellcheck: false, 'aria-describedby': id('text-help') }, given);
+  const text = h('textarea', { id: id('text'), spellcheck: false, 'aria-describedby': id('text-help') }, how.typed.value());
+  text.addEventListener('input', () => how.typed.keep(text.value));
   const contextInput = h('input', {
     id: id('context'),
     type: 'number',
@@ -88,7 +90,7 @@ function readyView(element, c, files, switcher, how) {
   const status = h('p', { class: 'muted', role: 'status' });
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   const output = h('div', { class: 'output' });
-  const note = checkpointNote(files, info, t);
+  const note = checkpointNote(files, info, t, c);
   const { what, columns, rows } = how.table(t);
   const show = (found) => output.replaceChildren(measuredFigure(found, what, columns, rows, t));
   const running = (on) => {

@@ -12,7 +12,7 @@
 
 import { h } from './base.js';
 import { formatInteger } from '../format.js';
-import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint } from './checkpoint-shown.js';
+import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { SHOWN, samplingView } from './sampling-view.js';
 
 /** The styles of the real model's view, besides the sampler's. */
@@ -39,6 +39,7 @@ export function checkpointSampling(element) {
     writing = null;
   };
   const shown = shownCheckpoint(element, stop);
+  const typed = typedText(element, FIRST_TEXT);
   return {
     leave: shown.leave,
     loading: shown.loading,
@@ -46,7 +47,7 @@ export function checkpointSampling(element) {
       const { c, nodes } = shown.open(files, element.t('tinyGpt.title'), switcher);
       if (!c) return nodes;
       stop();
-      return readyView(element, c, files, switcher, settings, {
+      return readyView(element, c, files, switcher, settings, typed, {
         write(args, onDrawn) {
           stop();
           const run = c.experiment({ name: 'continuation', count: LENGTH, seed: SEED, ...args }, (passes, total, drawn) => drawn && onDrawn(drawn));
@@ -61,14 +62,14 @@ export function checkpointSampling(element) {
   };
 }
 
-function readyView(element, c, files, switcher, settings, how) {
+function readyView(element, c, files, switcher, settings, typed, how) {
   const { t, locale } = element;
   const { info } = c;
   const textId = `${element.uid}-real-text`;
   const input = h('input', {
     id: textId,
     type: 'text',
-    value: element.attr('text', FIRST_TEXT),
+    value: typed.value(),
     spellcheck: false,
     autocomplete: 'off',
     'aria-describedby': `${textId}-help`,
@@ -101,8 +102,11 @@ function readyView(element, c, files, switcher, settings, how) {
   };
   const sampling = samplingView({ uid: element.uid, settings, source: () => source, text: () => input.value, t });
   // A text the tokenizer or the model refuses is said by the sampler's own message.
-  input.addEventListener('input', () => sampling.refresh());
+  input.addEventListener('input', () => {
+    typed.keep(input.value);
+    sampling.refresh();
+  });
   sampling.refresh();
   const controls = h('div', { class: 'controls' }, h('label', { htmlFor: textId }, t('tinyGpt.text')), input, help);
-  return [h('h3', {}, t('tinyGpt.title')), switcher, controls, checkpointNote(files, info, t), pieces, sampling.element].filter(Boolean);
+  return [h('h3', {}, t('tinyGpt.title')), switcher, controls, checkpointNote(files, info, t, c), pieces, sampling.element].filter(Boolean);
 }

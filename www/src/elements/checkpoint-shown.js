@@ -10,7 +10,11 @@
 //   shown.loading(files)   // whether it is still loading (opening it if need be; the element
 //                          // updates when it is done): a prerendered view stays meanwhile
 //   shown.leave()
-//   checkpointNote(files, info, t)   // what the checkpoint is, in a sentence (info: PageCheckpoint.info())
+//   checkpointNote(files, info, t, c)   // what the checkpoint is, in a sentence (info: PageCheckpoint.info()),
+//                                       // and whether this browser keeps it, with Forget (c: the client's entry)
+//   const typed = typedText(element, fallback)   // the text a view reads, kept across its renders:
+//     typed.value()      // what the reader typed, else the element's `text` attribute, else `fallback`
+//     typed.keep(text)   // the reader typed `text` (until the attribute changes)
 //   showPiece(piece)                 // a token with its spaces, newlines and tabs made visible
 //   PIECES_CSS                       // the styles of a text's tokens (ol.pieces)
 //   FIRST_TEXT                       // the text a view reads before the reader types
@@ -64,10 +68,10 @@ export function shownCheckpoint(element, beforeLeave = () => {}) {
   };
 }
 
-/** What the checkpoint is, in a sentence: its name, family, parameters, storage, blocks and heads. */
-export function checkpointNote(files, info, t) {
+/** What the checkpoint is, in a sentence (its name, family, parameters, storage, blocks and heads), and whether it is kept. */
+export function checkpointNote(files, info, t, c) {
   const { locale } = t;
-  return h(
+  const note = h(
     'p',
     { class: 'muted model-note' },
     t('checkpoint.modelNote', {
@@ -80,6 +84,56 @@ export function checkpointNote(files, info, t) {
       heads: formatInteger(info.config.n_heads, locale),
     }),
   );
+  note.append(keptNote(c, t));
+  return note;
+}
+
+/**
+ * Whether this browser keeps the weights-src folder (../checkpoint/kept-folder.js), said and
+ * updated as it changes, with Forget; nothing for a folder not kept (or the reader's own files,
+ * which the checkpoint picker keeps and forgets).
+ */
+function keptNote(c, t) {
+  const line = h('span', { class: 'kept', tabindex: -1, 'aria-live': 'polite' });
+  let placed = false;
+  let forgotten = false;
+  const forget = async () => {
+    await c.forget();
+    forgotten = true;
+    fill();
+    line.focus(); // the button is gone: keep the keyboard's place
+  };
+  const fill = () => {
+    if (line.isConnected) placed = true;
+    else if (placed) return unwatch(); // its view was replaced
+    const bytes = c.kept && formatBytes(c.kept.bytes, t.locale);
+    line.replaceChildren(
+      ...(c.kept
+        ? [' ', t(c.kept.fromCopy ? 'checkpoint.fromKept' : 'checkpoint.kept', { bytes }), ' ', h('button', { type: 'button', class: 'forget-kept', onclick: forget }, t('checkpoint.forgetKept'))]
+        : forgotten
+          ? [' ', t('checkpoint.forgotten')]
+          : []),
+    );
+  };
+  const unwatch = c.watchKept(fill);
+  fill();
+  return line;
+}
+
+/**
+ * The text a real model's view reads, kept across the view's renders (a language switched, a
+ * checkpoint kept or forgotten, another widget's model picked): what the reader typed, until the
+ * element's `text` attribute is changed by the page.
+ */
+export function typedText(element, fallback) {
+  let typed = null; // { text, over }: what was typed, over which attribute value
+  const attr = () => element.attr('text', fallback);
+  return {
+    value: () => (typed && typed.over === attr() ? typed.text : attr()),
+    keep(text) {
+      typed = { text, over: attr() };
+    },
+  };
 }
 
 /** A token as the reader sees it: its spaces, newlines and tabs made visible. */
