@@ -291,6 +291,48 @@ fn shards_held_in_memory_read_as_the_mapped_files_do() {
 }
 
 #[test]
+fn gpt2_conv1d_weights_flipped_in_memory_give_the_same_forward() {
+    // The page turns GPT-2's Conv1D [in, out] to nn.Linear's [out, in] once, in the buffers it
+    // holds (Checkpoint::hold_conv1d_as_linear); a mapped file is left as it is. The forward is the
+    // same: bit for bit on the kernels' product (the page's), within rounding on faer's (natively
+    // the strides differ).
+    use transformer_block::nn::parallel::Kernel;
+    let dir = fixtures().join("gpt2");
+    let mut mapped = Checkpoint::open(&dir).unwrap();
+    assert!(!mapped.hold_conv1d_as_linear().unwrap(), "a mapped file is read-only");
+    let held =
+        Shards::from_buffers(vec![("model.safetensors".into(), std::fs::read(dir.join("model.safetensors")).unwrap())])
+            .unwrap();
+    let text = std::fs::read_to_string(dir.join("config.json")).unwrap();
+    let tokenizer = transformer_block::checkpoint::tokenizer::TextTokenizer::from_json(
+        &std::fs::read(dir.join("tokenizer.json")).unwrap(),
+    )
+    .unwrap();
+    let mut flipped = Checkpoint::from_parts(&text, held, tokenizer, "gpt2").unwrap();
+    let tensors = flipped.decoder.conv1d_tensors();
+    assert_eq!(tensors.len(), 4 * flipped.decoder.shape.n_layers);
+    assert!(flipped.hold_conv1d_as_linear().unwrap());
+    assert!(flipped.decoder.weights.conv1d_as_linear());
+    let ids = mapped.tokenizer.encode("Attention is the only stage that mixes positions.").unwrap();
+    for kernel in [Kernel::Plain, Kernel::Blocked] {
+        mapped.decoder.set_kernel(kernel);
+        flipped.decoder.set_kernel(kernel);
+        let (a, b) = (mapped.decoder.logits(&ids).unwrap(), flipped.decoder.logits(&ids).unwrap());
+        let most = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+        if kernel == Kernel::Plain {
+            assert!(a == b, "the kernels' product: the same sums (most apart {most})");
+        } else {
+            assert!(most <= 1e-4, "faer: {most}");
+        }
+    }
+    // Flipping again changes nothing.
+    flipped.decoder.set_kernel(Kernel::Plain);
+    let before = flipped.decoder.logits(&ids).unwrap();
+    assert!(flipped.hold_conv1d_as_linear().unwrap());
+    assert!(flipped.decoder.logits(&ids).unwrap() == before, "flipped twice");
+}
+
+#[test]
 fn the_next_tokens_logits_are_the_last_row_and_the_tokenizer_decodes_what_it_encodes() {
     // The sampling view's numbers (the page's next_tokens and continuations): the logits after the
     // last position alone through the head, which are the last row of the window's logits.

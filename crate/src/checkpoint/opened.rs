@@ -70,6 +70,14 @@ impl Checkpoint {
         Ok(Checkpoint { config, parameters, dtype, mapped_bytes, decoder, tokenizer })
     }
 
+    /// GPT-2's Conv1D weights turned to nn.Linear's [out, in] where the shards are held in memory
+    /// (the page's; a mapped file is left as it is): each forward pass then reads their rows as
+    /// they lie. The same numbers, the same sums, bit for bit.
+    pub fn hold_conv1d_as_linear(&mut self) -> Result<bool> {
+        let tensors = self.decoder.conv1d_tensors();
+        self.decoder.weights.flip_conv1d(&tensors)
+    }
+
     /// The positions a window feeds: `asked`, or by default the model's context, at most
     /// [`MAX_WINDOW`]; checked against both, a refusal naming it `name` ("--context", "context").
     pub fn window(&self, asked: Option<usize>, name: &str) -> Result<usize> {

@@ -182,7 +182,9 @@ impl PageCheckpoint {
             return Err(not_yet("it was opened twice"));
         };
         let shards = arriving.finish()?;
-        self.opened = Some(Checkpoint::from_parts(&self.config_text, shards, tokenizer, "the checkpoint")?);
+        let mut opened = Checkpoint::from_parts(&self.config_text, shards, tokenizer, "the checkpoint")?;
+        opened.hold_conv1d_as_linear()?;
+        self.opened = Some(opened);
         Ok(())
     }
 

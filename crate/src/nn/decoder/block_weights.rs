@@ -23,6 +23,11 @@ pub trait WeightSource {
         let _ = (name, shape);
         Ok(None)
     }
+    /// Whether GPT-2's Conv1D weights are held as nn.Linear's [out, in] (flipped once where the
+    /// source holds its bytes in memory; their header keeps [in, out], which a read still names).
+    fn conv1d_as_linear(&self) -> bool {
+        false
+    }
 }
 
 /// The names a checkpoint gives its tensors: its family's, after GPT-2's optional prefix.
@@ -44,6 +49,23 @@ impl Names<'_> {
     /// The stored name of `part` of block `i`.
     pub fn block(&self, i: usize, part: &str) -> String {
         self.of(&self.shape.block_tensor(i, part))
+    }
+
+    /// GPT-2's Conv1D weights of every block, each (name, rows, cols) as stored, [in, out]; none
+    /// for other families.
+    pub fn conv1d(&self) -> Vec<(String, usize, usize)> {
+        let s = self.shape;
+        if s.layout != Layout::Gpt2 {
+            return Vec::new();
+        }
+        let (d, f) = (s.d_model, s.d_ff);
+        let parts = [
+            ("attn.c_attn.weight", d, 3 * d),
+            ("attn.c_proj.weight", d, d),
+            ("mlp.c_fc.weight", d, f),
+            ("mlp.c_proj.weight", f, d),
+        ];
+        (0..s.n_layers).flat_map(|i| parts.map(|(part, rows, cols)| (self.block(i, part), rows, cols))).collect()
     }
 }
 
@@ -74,12 +96,21 @@ pub(super) struct BlockWeights {
     pub staging: Vec<f32>,
 }
 
+/// inp [rows, cols] -> out [cols, rows], a tile of TILE x TILE at a time: the tile's rows and columns
+/// stay in cache while it is written (a column at a time across a whole matrix missed the cache on
+/// every write: half of a GPT-2 forward's time went here).
 fn transpose(out: &mut Vec<f32>, inp: &[f32], rows: usize, cols: usize) {
+    const TILE: usize = 32;
     out.clear();
     out.resize(rows * cols, 0.0);
-    for r in 0..rows {
-        for c in 0..cols {
-            out[c * rows + r] = inp[r * cols + c];
+    for r0 in (0..rows).step_by(TILE) {
+        for c0 in (0..cols).step_by(TILE) {
+            for r in r0..(r0 + TILE).min(rows) {
+                let from = &inp[r * cols..(r + 1) * cols];
+                for c in c0..(c0 + TILE).min(cols) {
+                    out[c * rows + r] = from[c];
+                }
+            }
         }
     }
 }
@@ -113,19 +144,25 @@ impl BlockWeights {
                 if !matrices {
                     return Ok(());
                 }
-                // c_attn [d, 3d] -> [3d, d]: rows 0..d are q's outputs, then k's, then v's.
-                read("attn.c_attn.weight", &[d, 3 * d], &mut self.staging)?;
+                // c_attn [d, 3d] -> [3d, d]: rows 0..d are q's outputs, then k's, then v's (held
+                // so already where the source flipped its Conv1D weights).
+                let flipped = weights.conv1d_as_linear();
+                let linear = |part: &str, rows: usize, cols: usize, out: &mut Vec<f32>, staging: &mut Vec<f32>| {
+                    if flipped {
+                        return read(part, &[rows, cols], out);
+                    }
+                    read(part, &[rows, cols], staging)?;
+                    transpose(out, staging, rows, cols);
+                    Ok(())
+                };
                 let mut fused = Vec::new();
-                transpose(&mut fused, &self.staging, d, 3 * d);
+                linear("attn.c_attn.weight", d, 3 * d, &mut fused, &mut self.staging)?;
                 for (j, w) in [&mut self.q, &mut self.k, &mut self.v].into_iter().enumerate() {
                     slice_into(w, &fused, j, d * d);
                 }
-                read("attn.c_proj.weight", &[d, d], &mut self.staging)?;
-                transpose(&mut self.out, &self.staging, d, d);
-                read("mlp.c_fc.weight", &[d, f], &mut self.staging)?;
-                transpose(&mut self.up, &self.staging, d, f);
-                read("mlp.c_proj.weight", &[f, d], &mut self.staging)?;
-                transpose(&mut self.down, &self.staging, f, d);
+                linear("attn.c_proj.weight", d, d, &mut self.out, &mut self.staging)?;
+                linear("mlp.c_fc.weight", d, f, &mut self.up, &mut self.staging)?;
+                linear("mlp.c_proj.weight", f, d, &mut self.down, &mut self.staging)?;
             }
             Layout::Llama => {
                 read("input_layernorm.weight", &[d], &mut self.norm_1)?;

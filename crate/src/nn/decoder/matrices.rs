@@ -1,7 +1,8 @@
 //! One block's weight matrices as the products read them ([`StoredMatrix`]): in place in the mapped
 //! file when the source holds its bytes (no copy of the block at all: the bf16 products read any
 //! dtype, faer's f32 product an f32 file's), else the f32 copies in [`BlockWeights`]. GPT-2's Conv1D
-//! [in, out] is read transposed, its fused c_attn a third at a time.
+//! [in, out] is read transposed, its fused c_attn a third at a time (or as rows, where the source
+//! holds it flipped to [out, in]: the page's).
 
 use super::super::decoder_shape::Layout;
 use super::block_weights::{BlockWeights, Names, WeightSource};
@@ -50,14 +51,31 @@ impl<'a> Matrices<'a> {
                 let Some(c_proj) = stored("attn.c_proj.weight", &[d, d])? else { return Ok(None) };
                 let Some(c_fc) = stored("mlp.c_fc.weight", &[d, f])? else { return Ok(None) };
                 let Some(down) = stored("mlp.c_proj.weight", &[f, d])? else { return Ok(None) };
-                Matrices {
-                    q: conv1d(c_attn, d, d, 3 * d, 0),
-                    k: conv1d(c_attn, d, d, 3 * d, d),
-                    v: conv1d(c_attn, d, d, 3 * d, 2 * d),
-                    out: conv1d(c_proj, d, d, d, 0),
-                    gate: None,
-                    up: conv1d(c_fc, f, d, f, 0),
-                    down: conv1d(down, d, f, d, 0),
+                if weights.conv1d_as_linear() {
+                    // Held flipped to [out, in]: c_attn's rows are q's outputs, then k's, then v's.
+                    let rows = |data, outputs, inputs, offset| StoredMatrix {
+                        offset,
+                        ..StoredMatrix::rows(data, outputs, inputs)
+                    };
+                    Matrices {
+                        q: rows(c_attn, d, d, 0),
+                        k: rows(c_attn, d, d, d * d),
+                        v: rows(c_attn, d, d, 2 * d * d),
+                        out: rows(c_proj, d, d, 0),
+                        gate: None,
+                        up: rows(c_fc, f, d, 0),
+                        down: rows(down, d, f, 0),
+                    }
+                } else {
+                    Matrices {
+                        q: conv1d(c_attn, d, d, 3 * d, 0),
+                        k: conv1d(c_attn, d, d, 3 * d, d),
+                        v: conv1d(c_attn, d, d, 3 * d, 2 * d),
+                        out: conv1d(c_proj, d, d, d, 0),
+                        gate: None,
+                        up: conv1d(c_fc, f, d, f, 0),
+                        down: conv1d(down, d, f, d, 0),
+                    }
                 }
             }
             Layout::Llama => {

@@ -119,9 +119,20 @@ impl<W: WeightSource> Decoder<W> {
         Ok(d)
     }
 
+    /// GPT-2's Conv1D weights of every block, each (name, rows, cols) as stored ([in, out]); none
+    /// for other families (what `Shards::flip_conv1d` turns to [out, in] in the page).
+    pub fn conv1d_tensors(&self) -> Vec<(String, usize, usize)> {
+        Names { shape: &self.shape, prefix: self.prefix }.conv1d()
+    }
+
     /// Run the linear layers on `threads` threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Run the linear layers on `kernel`'s product (chosen by TBLOCK_KERNEL to begin with).
+    pub fn set_kernel(&mut self, kernel: Kernel) {
+        self.kernel = kernel;
     }
 
     /// The threads the linear layers run on.
