@@ -11,7 +11,7 @@
 #                  (QUICK=1: a rough smoke run of the same, which make test runs)
 #   make bench-training  how fast TinyGPT trains: native, wasm (Node, Chromium), PyTorch if present
 #   make bench-checkpoint  tblock eval on a random Qwen2-0.5B-sized bf16 checkpoint: memory, speed, PyTorch
-#   make bench-checkpoint-page  a random GPT-2-small-sized checkpoint in the page: first maps, forward time
+#   make bench-checkpoint-page  a random GPT-2-small-sized checkpoint in the page: first maps, forward time, onnxruntime-web beside
 #   make fuzz      fuzz the config.json, weights and training inputs, FUZZ_SECONDS (60) each (nightly)
 #   make clean     remove build output (target/, www/pkg/, dist/, test reports)
 
