@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { ELEMENTS, PKG, SRC, TARGET, WWW, fail } from './common.mjs';
 import { inlineScriptProblem } from './lesson-page.mjs';
@@ -168,9 +169,22 @@ const STAND_INS = {
     }
   `,
 };
+/**
+ * The checkpoint catalogs' keys a bundle shows: the stand-ins' and the sampling view's. The others
+ * word the real model's views and the checkpoint worker's problems, which no bundle carries; each
+ * language's locales/LANG/checkpoint.js is bundled with these alone (and build() fails when the
+ * bundled code names another).
+ */
+const BUNDLED_CHECKPOINT_KEYS = ['checkpoint.servedOnly', 'checkpoint.servedOnlyFiles', 'checkpoint.samplingStop'];
+
 const servedOnly = {
   name: 'served-only',
   setup(build) {
+    build.onLoad({ filter: /locales[\\/][^\\/]+[\\/]checkpoint\.js$/ }, async (args) => {
+      const { default: all } = await import(pathToFileURL(args.path).href);
+      const kept = Object.fromEntries(BUNDLED_CHECKPOINT_KEYS.map((k) => [k, all[k]]));
+      return { loader: 'js', contents: `export default ${JSON.stringify(kept)};` };
+    });
     build.onResolve({ filter: /(^|\/)(checkpoint-attention|checkpoint-experiment|checkpoint-sampling|yours)\.js$/ }, (args) => {
       const path = resolve(args.resolveDir, args.path);
       return STAND_INS[path] === undefined ? undefined : { path, namespace: 'served-only' };
@@ -250,7 +264,13 @@ let worker; // the training worker's source, built once per run of this script
 export async function build(options) {
   worker ??= await workerBundle();
   const plugins = [inlineWasm, inlineWorker(worker), servedOnly, ...(options.plugins ?? [])];
-  return esbuild.build({ ...COMMON, ...options, plugins });
+  const result = await esbuild.build({ ...COMMON, ...options, plugins });
+  for (const file of result.outputFiles ?? []) {
+    for (const [, key] of file.text.matchAll(/["'`](checkpoint\.[A-Za-z]+)["'`]/g)) {
+      if (!BUNDLED_CHECKPOINT_KEYS.includes(key)) fail(`bundled code shows ${key}, which the bundles' catalogs leave out: add it to BUNDLED_CHECKPOINT_KEYS (scripts/dist/bundle.mjs)`);
+    }
+  }
+  return result;
 }
 
 /** The element entry: www/src/entry-embed.js, or (until elements/index.js exists) every element file. */

@@ -6,7 +6,8 @@
 // tests/e2e/real-checkpoint.spec.js; typing reads a new text; the reader's own folder, picked,
 // likewise (tests/e2e/your-real-checkpoint.spec.js); the ablation measured and the sampler at the
 // model's tokens (real-experiments.spec.js, real-sampling.spec.js); a reload reads the kept copy;
-// nothing is logged.
+// nothing is logged; and a GPT-2-shaped f16 checkpoint over 16 MiB, built from a seed, as tblock
+// inspect prints it (big-f16-checkpoint.spec.js).
 //
 //   make test-e2e-firefox   (with the other Firefox tests)
 
@@ -14,7 +15,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { startFirefox, startServer, Widget, widgetMessages } from './firefox.mjs';
+import { F16_TEXT, SHAPE, buildF16Folder, tblock } from '../e2e/f16-folder.js';
 
 const TIMEOUT = { timeout: 60_000 };
 const FIXTURES = new URL('../reference/fixtures/checkpoints/', import.meta.url);
@@ -137,5 +141,37 @@ describe('a real checkpoint in Firefox', () => {
   test('no widget message, no uncaught exception, no console error or warning', async () => {
     assert.deepEqual(await widgetMessages(browser.driver), []);
     assert.deepEqual(browser.problems, []);
+  });
+
+  test('a GPT-2-shaped f16 checkpoint over 16 MiB (e2e/f16-folder.js): every head as tblock inspect prints it', { timeout: 120_000 }, async () => {
+    // Beside the gallery for this test only: the folder, and a page that shows it.
+    const folder = new URL('../../www/gallery/models/f16-firefox/', import.meta.url);
+    const page = new URL('../../www/gallery/f16-firefox.html', import.meta.url);
+    try {
+      buildF16Folder(fileURLToPath(folder));
+      writeFileSync(page, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>f16</title>
+<script type="module" src="../src/elements/index.js"></script></head><body>
+<tb-attention weights-src="models/f16-firefox/" text="${F16_TEXT}"></tb-attention></body></html>`);
+      const want = JSON.parse(execFileSync(tblock(), ['inspect', '--weights', fileURLToPath(folder), '--text', F16_TEXT], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+      await browser.driver.get(`${server.origin}/gallery/f16-firefox.html`);
+      const host = 'tb-attention';
+      const w = new Widget(browser.driver, host);
+      await w.untilTexts('.model-note', /stored as f16/, 60_000);
+      await settled(browser.driver, host);
+      await w.click('This block: the weights as tables');
+      for (const block of [0, SHAPE.layers - 1]) {
+        await w.select('Block', String(block));
+        await w.untilTexts('table.weights-table caption', Array.from({ length: SHAPE.heads }, (_, hd) => `Block ${block}, head ${hd}`));
+        for (let head = 0; head < SHAPE.heads; head++) {
+          const rows = await table(browser.driver, host, head);
+          assert.equal(rows.length, want.ids.length);
+          rows.forEach((cells, q) => cells.forEach((got, k) => (k > q ? assert.equal(got, null) : assert.ok(Math.abs(got - want.attentions[block][head][q][k]) <= 6e-4, `block ${block}, head ${head}, query ${q + 1}, key ${k + 1}`))));
+        }
+      }
+      assert.deepEqual(await widgetMessages(browser.driver), []);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(page, { force: true });
+    }
   });
 });
