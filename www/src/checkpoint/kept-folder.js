@@ -68,6 +68,7 @@ async function changedOnSite(base, mark) {
       try {
         const url = new URL(name, base);
         const r = await fetch(url, { method: 'HEAD', mode: 'same-origin', credentials: 'same-origin', cache: 'no-cache', signal: AbortSignal.timeout(ASK_MS) });
+        await r.arrayBuffer(); // read to its (empty) end: the request is done before the time-out fires
         if (!r.ok) return false; // the site cannot say: the copy stays
         const [now, length] = [answerVersion(r), answerLength(r)];
         return Boolean((now && version && now !== version) || (length && length !== bytes));

@@ -94,7 +94,8 @@ export function checkpointNote(files, info, t, c) {
  * which the checkpoint picker keeps and forgets).
  */
 function keptNote(c, t) {
-  const line = h('span', { class: 'kept', tabindex: -1, 'aria-live': 'polite' });
+  // data-browser-state: this browser's, not the page's, so a prerendered page leaves it empty.
+  const line = h('span', { class: 'kept', tabindex: -1, 'aria-live': 'polite', dataset: { browserState: '' } });
   let placed = false;
   let forgotten = false;
   const forget = async () => {

@@ -15,7 +15,9 @@
 // (value, checked, selected are properties, which serialisation leaves out) become their default
 // values, and a style set from script (el.style.height = …) becomes a rule for a data-tb-style
 // attribute (a style="" attribute in markup is refused by a strict style-src; a stylesheet is not).
-// Canvas pixels are not markup: a canvas comes out blank.
+// Canvas pixels are not markup: a canvas comes out blank. What the reader's own browser holds is not
+// the page's either (a checkpoint it keeps: checkpoint-shown.js): an element marked
+// data-browser-state comes out empty, and the live render fills it.
 
 export function widgetMarkup() {
   const widgets = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && el.shadowRoot);
@@ -31,6 +33,7 @@ export function widgetMarkup() {
 
     const copy = document.createElement('div');
     copy.append(...[...root.childNodes].map((node) => node.cloneNode(true)));
+    for (const node of copy.querySelectorAll('[data-browser-state]')) node.replaceChildren();
     const rules = [...copy.querySelectorAll('[style]')].map((node, i) => {
       const declarations = node.style.cssText.replace(/;?\s*$/, '').split(/;\s*/).map((d) => `${d} !important`);
       node.removeAttribute('style');
