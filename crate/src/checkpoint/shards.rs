@@ -14,6 +14,7 @@ use safetensors::tensor::{Dtype, Metadata, SafeTensors};
 
 use crate::error::{clip_to, Error, Result};
 use crate::nn::decoder::WeightSource;
+use crate::nn::transpose::transpose_tiled;
 use tb_kernels::product::Stored;
 
 /// A safetensors file's bytes: mapped from disk, or held in memory.
@@ -310,30 +311,15 @@ impl WeightSource for Shards {
     }
 }
 
-/// from [rows, cols] of numbers `width` bytes wide (4 or 2) -> to [cols, rows].
+/// from [rows, cols] of numbers `width` bytes wide (4 or 2) -> to [cols, rows], each number moved whole.
 fn transpose_bytes(to: &mut [u8], from: &[u8], rows: usize, cols: usize, width: usize) {
-    if width == 4 {
-        transpose_numbers::<4>(to, from, rows, cols);
-    } else {
-        transpose_numbers::<2>(to, from, rows, cols);
+    fn numbers<const W: usize>(to: &mut [u8], from: &[u8], rows: usize, cols: usize) {
+        transpose_tiled(to.as_chunks_mut::<W>().0, from.as_chunks::<W>().0, rows, cols);
     }
-}
-
-/// [`transpose_bytes`] for numbers of W bytes, a tile at a time (the tile's rows and columns stay
-/// in cache while it is written), each number moved whole.
-fn transpose_numbers<const W: usize>(to: &mut [u8], from: &[u8], rows: usize, cols: usize) {
-    const TILE: usize = 32;
-    let from: &[[u8; W]] = from.as_chunks::<W>().0;
-    let to: &mut [[u8; W]] = to.as_chunks_mut::<W>().0;
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..cols).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                let row = &from[r * cols..(r + 1) * cols];
-                for c in c0..(c0 + TILE).min(cols) {
-                    to[c * rows + r] = row[c];
-                }
-            }
-        }
+    if width == 4 {
+        numbers::<4>(to, from, rows, cols);
+    } else {
+        numbers::<2>(to, from, rows, cols);
     }
 }
 

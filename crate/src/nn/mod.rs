@@ -43,6 +43,7 @@ pub mod rotary;
 pub mod swiglu;
 pub mod trainable;
 mod trainable_model;
+pub mod transpose;
 pub mod weights;
 
 // The flat kernels that live in their own crate (built at opt-level 3 while this one is built for

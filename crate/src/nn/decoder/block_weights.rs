@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use super::super::decoder_shape::{DecoderShape, Layout};
 use crate::error::Result;
+use crate::nn::transpose::transpose_tiled;
 use tb_kernels::product::Stored;
 
 /// Where the weights come from, as f32 whatever the stored dtype.
@@ -96,23 +97,11 @@ pub(super) struct BlockWeights {
     pub staging: Vec<f32>,
 }
 
-/// inp [rows, cols] -> out [cols, rows], a tile of TILE x TILE at a time: the tile's rows and columns
-/// stay in cache while it is written (a column at a time across a whole matrix missed the cache on
-/// every write: half of a GPT-2 forward's time went here).
+/// inp [rows, cols] -> out [cols, rows] (resized to fit).
 fn transpose(out: &mut Vec<f32>, inp: &[f32], rows: usize, cols: usize) {
-    const TILE: usize = 32;
     out.clear();
     out.resize(rows * cols, 0.0);
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..cols).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                let from = &inp[r * cols..(r + 1) * cols];
-                for c in c0..(c0 + TILE).min(cols) {
-                    out[c * rows + r] = from[c];
-                }
-            }
-        }
-    }
+    transpose_tiled(out, inp, rows, cols);
 }
 
 /// `from[j·n .. (j+1)·n]` into `to`.
