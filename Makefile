@@ -57,13 +57,21 @@ setup:
 # it when a widget runs TinyGPT), its analytic half alone (analytic*: the analytic model and the
 # worked examples, the first module a served page fetches), and the checkpoint facade (checkpoint*:
 # a Hugging Face checkpoint with its own tokenizer, fetched by the checkpoint worker when a widget
-# opens one; served pages only).
+# opens one; served pages only). The checkpoint facade is built twice: with relaxed SIMD too
+# (checkpoint-relaxed_bg.wasm, its fused multiply-add; the worker takes it where the browser has
+# relaxed SIMD), in a target directory of its own (other RUSTFLAGS would rebuild the rest each time).
+# Both have the same exports, so they share one glue module (checked: cmp).
+RELAXED := target/relaxed
+RELAXED_ENV := CARGO_TARGET_DIR=$(CURDIR)/$(RELAXED) RUSTFLAGS='-C target-feature=+simd128,+relaxed-simd'
 wasm:
-	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, the checkpoint facade)')
+	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, the checkpoint facade twice)')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
+	$(RELAXED_ENV) wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../$(RELAXED)/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
+	@cmp -s $(RELAXED)/pkg/checkpoint.js www/pkg/checkpoint.js || { echo 'make wasm: the relaxed-SIMD checkpoint engine needs other glue than www/pkg/checkpoint.js' >&2; exit 1; }
+	cp $(RELAXED)/pkg/checkpoint_bg.wasm www/pkg/checkpoint-relaxed_bg.wasm
 	@ls -l www/pkg/*.wasm
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
@@ -180,19 +188,25 @@ test-clippy:
 	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --test web_checkpoint --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features checkpoint-facade -- -D warnings
-	cargo clippy --package tb-kernels --lib --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings
+	$(RELAXED_ENV) cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings
 
 test-cargo:
 	$(call stage,'test 3/9: Rust tests (native)')
 	cargo test --workspace
 
+# The kernels' own tests in wasm too, built as the page's engines are: with SIMD128 (every build) and
+# with relaxed SIMD (the checkpoint engine where the browser has it), in its own target dir.
 test-wasm-chrome:
 	$(call stage,'test 4/9: wasm tests in headless Chromium')
 	$(chrome_only) wasm-pack test --headless --chrome $(CRATE)
+	$(chrome_only) wasm-pack test --headless --chrome kernels
+	$(chrome_only) $(RELAXED_ENV) wasm-pack test --headless --chrome kernels
 
 test-wasm-firefox:
 	$(call stage,'test 5/9: wasm tests in headless Firefox')
 	$(firefox_only) wasm-pack test --headless --firefox $(CRATE)
+	$(firefox_only) $(RELAXED_ENV) wasm-pack test --headless --firefox kernels
 
 test-unit:
 	$(call stage,'test 6/9: front-end unit tests (node --test)')

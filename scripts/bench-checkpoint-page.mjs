@@ -17,6 +17,8 @@
 //   TBLOCK_BENCH_GPT2_DIR=dir   the checkpoint (default /tmp/tblock-bench-gpt2-small; written with
 //                               tests/reference/.venv when missing, as make bench-checkpoint does)
 //   RUNS=n                      timed forwards a length (default 5)
+//   ENGINE=simd128              the SIMD128 engine, as in a browser without relaxed SIMD (the
+//                               relaxed-SIMD one answered 404); by default the worker's choice
 //
 // The checkpoint is copied beside the gallery (www/gallery/models/bench-gpt2/, not committed) for
 // the run and removed after.
@@ -48,6 +50,7 @@ const profile = mkdtempSync(join(tmpdir(), 'tb-bench-profile-'));
 const browser = await launchChromiumProfile(profile);
 try {
   const page = await browser.newPage();
+  if (process.env.ENGINE === 'simd128') await page.route('**/checkpoint-relaxed_bg.wasm', (route) => route.fulfill({ status: 404, body: '' }));
   await page.addInitScript(() => {
     window.__long = [];
     new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
@@ -78,9 +81,10 @@ try {
   await att.locator('.pieces li').first().waitFor({ timeout: 600_000 });
   const firstMaps = Date.now() - start;
   // The page's own client module (the same instance the widget uses): what the worker said.
-  const memory = await page.evaluate(async () => {
+  const { memory, engine: engineBuild } = await page.evaluate(async () => {
     const { openCheckpoint } = await import('/src/checkpoint/client.js');
-    return openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href }).memory;
+    const c = openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href });
+    return { memory: c.memory, engine: c.engine };
   });
   const longWhileLoading = await page.evaluate(() => window.__long.splice(0));
   const settled = () => page.waitForFunction(() => !document.querySelector('tb-attention').busy, null, { timeout: 600_000 });
@@ -172,6 +176,7 @@ try {
     wasm_memory_bytes: memory,
     memory_over_weights: Number((memory / arrive.bytes).toFixed(3)),
     experiments_at_64_positions: runs,
+    engine: engineBuild,
     engine_forward_by_tokens: engine.forward_by_tokens,
     onnxruntime_web: ort,
     main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading, measuring: longWhileMeasuring },

@@ -32,6 +32,8 @@ pub fn embedding_backward(dwte: &mut [f32], dwpe: &mut [f32], dout: &[f32], ids:
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn each_position_adds_its_token_row_and_its_position_row() {

@@ -27,3 +27,9 @@ pub mod loss;
 pub mod norm;
 pub mod product;
 pub mod simd;
+
+// The tests run natively (`cargo test`) and in wasm in headless browsers (`make test`: wasm-pack
+// test, with SIMD128 and with relaxed SIMD): each test module takes wasm-bindgen-test's attribute
+// as `test` when built for wasm32, so every instruction-set path runs the same tests.
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -62,13 +62,17 @@ pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option
     let block = (OUTPUT_BLOCK_BYTES / (4 * c_in)).max(1).next_multiple_of(OUTPUTS);
     for o0 in (0..c_out).step_by(block) {
         let outputs = o0..(o0 + block).min(c_out);
+        // Tiles of ROWS rows; the last ends at the last row, so the rows mod ROWS left over share a
+        // tile with rows the tile before computed, computed again to the same bits (each output is
+        // a sum over its own row only): the weights are read once more, not once a row.
         let mut r = 0;
-        while r + ROWS <= rows {
-            // SAFETY: rows r .. r + ROWS fit out and inp, outputs lie within c_out, and the weight and
-            // bias are long enough (above).
-            unsafe { forward_rows::<ROWS>(out, inp, weight, bias, c_in, c_out, r, outputs.clone()) };
+        while r < rows && rows >= ROWS {
+            // SAFETY: the tile's rows (from r, or rows − ROWS for the last) end by `rows`, so they fit
+            // out and inp; outputs lie within c_out; the weight and bias are long enough (above).
+            unsafe { forward_rows::<ROWS>(out, inp, weight, bias, c_in, c_out, r.min(rows - ROWS), outputs.clone()) };
             r += ROWS;
         }
+        // Fewer rows than a tile: one at a time.
         for r in r..rows {
             // SAFETY: as above, for row r.
             unsafe { forward_rows::<1>(out, inp, weight, bias, c_in, c_out, r, outputs.clone()) };
@@ -264,6 +268,8 @@ unsafe fn product_rows<const R: usize>(c: &mut [f32], a: Strided, b: &[f32], p: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Deterministic numbers in [-1, 1).
     fn numbers(n: usize, seed: u32) -> Vec<f32> {
@@ -281,13 +287,21 @@ mod tests {
     #[test]
     fn outputs_in_blocks_give_each_output_the_bits_it_has_alone() {
         // c_in 1,003: 32 outputs a block, so 77 outputs fall in three blocks, the last odd; 7 rows,
-        // one group of four and three single rows.
+        // a tile of four, then the last three in a tile over rows 3 to 6; 3 rows, one at a time.
         for (rows, c_in, c_out) in [(7, 1003, 77), (5, 4096, 9), (3, 6, 5), (9, 33_000, 3)] {
             let inp = numbers(rows * c_in, 1);
             let weight = numbers(c_out * c_in, 2);
             let bias = numbers(c_out, 3);
             let mut out = vec![0.0; rows * c_out];
             linear_forward(&mut out, &inp, &weight, Some(&bias), c_in, c_out);
+            // Each row alone (one row: no tile of four, so not the tile over the last four rows
+            // either) gives the same bits.
+            for r in 0..rows {
+                let mut row = vec![0.0; c_out];
+                linear_forward(&mut row, &inp[r * c_in..(r + 1) * c_in], &weight, Some(&bias), c_in, c_out);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&row), bits(&out[r * c_out..(r + 1) * c_out]), "{rows}x{c_in}x{c_out}: row {r}");
+            }
             for o in 0..c_out {
                 let mut alone = vec![0.0; rows];
                 linear_forward(&mut alone, &inp, &weight[o * c_in..(o + 1) * c_in], Some(&bias[o..=o]), c_in, 1);

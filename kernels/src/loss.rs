@@ -38,6 +38,8 @@ pub fn crossentropy_backward(dlogits: &mut [f32], probs: &[f32], targets: &[usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn equal_scores_cost_ln_v_and_the_gradient_is_probs_minus_onehot() {

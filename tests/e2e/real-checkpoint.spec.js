@@ -12,14 +12,21 @@ import { openPage, waitForWidgets } from './helpers.js';
 
 const TEXT = 'Attention is the only stage that mixes positions.';
 
-for (const [name, what, src] of [
-  ['gpt2', 'GPT-2, f32, one file', 'gpt2/'],
-  ['llama', 'Llama, bf16, three shards', 'llama/'],
-  ['llama', 'Llama, bf16, three shards named by their index', 'llama/model.safetensors.index.json'],
+// Chromium has relaxed SIMD, so the worker runs the engine built with it (checkpoint-relaxed_bg.wasm);
+// the last case serves the folder without it, and the SIMD128 engine must give the same tables.
+for (const [name, what, src, engine] of [
+  ['gpt2', 'GPT-2, f32, one file', 'gpt2/', 'checkpoint-relaxed_bg.wasm'],
+  ['llama', 'Llama, bf16, three shards', 'llama/', 'checkpoint-relaxed_bg.wasm'],
+  ['llama', 'Llama, bf16, three shards named by their index', 'llama/model.safetensors.index.json', 'checkpoint-relaxed_bg.wasm'],
+  ['gpt2', 'GPT-2, f32, on the SIMD128 engine (the relaxed-SIMD one not served)', 'gpt2/', 'checkpoint_bg.wasm'],
 ]) {
   test(`${what}: every head's weights equal transformers' for the same text`, async ({ page }) => {
     const expected = inspected(name);
     await serveFolder(page, name);
+    const plain = engine === 'checkpoint_bg.wasm';
+    if (plain) await page.route('**/checkpoint-relaxed_bg.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+    const engines = [];
+    page.on('requestfinished', (r) => /checkpoint(-relaxed)?_bg\.wasm$/.test(r.url()) && engines.push(r.url().split('/').pop()));
     const problems = await coursePage(page, `<tb-attention weights-src="/course/models/${src}" text="${TEXT}"></tb-attention><tb-masks></tb-masks>`);
     const att = page.locator('tb-attention');
     const n = expected.ids.length;
@@ -33,8 +40,11 @@ for (const [name, what, src] of [
     expect(first).toMatch(new RegExp(`${expected.next[0].probability.toFixed(3)}$`));
     // The lesson's own widgets keep running beside it.
     await expect(page.locator('tb-masks')).not.toHaveAttribute('aria-busy', 'true');
+    // The engine the worker ran: the relaxed-SIMD build, or the SIMD128 one when that is not served.
+    expect(engines.at(-1)).toBe(engine);
     // A sharded folder answers 404 for model.safetensors, asked first; not when named by its index.
-    expect(problems.filter((p) => src !== 'llama/' || !/HTTP 404: .*\/model\.safetensors$/.test(p))).toEqual([]);
+    const expected404 = (p) => (src === 'llama/' && /HTTP 404: .*\/model\.safetensors$/.test(p)) || (plain && /checkpoint-relaxed_bg\.wasm/.test(p));
+    expect(problems.filter((p) => !expected404(p))).toEqual([]);
   });
 }
 

@@ -35,34 +35,36 @@ impl GqaShape {
 ///
 /// q [T, h·d_head] (already rotated, for rotary models)   k, v [T, n_kv·d_head]
 /// `weights` is scratch of at least T numbers (one query's row of attention weights).
-pub fn gqa_attention(out: &mut [f32], q: &[f32], k: &[f32], v: &[f32], s: GqaShape, weights: &mut Vec<f32>) {
-    let (hd, h, kv) = (s.head_dim, s.n_heads, s.n_kv_heads);
+/// `shown` [h, T, T], when given, receives each query head's attention weights, row t over every
+/// key (0 for the keys query t may not see): what `output_attentions` shows, the very numbers the
+/// values were summed with.
+pub fn gqa_attention(
+    out: &mut [f32],
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    s: GqaShape,
+    weights: &mut Vec<f32>,
+    mut shown: Option<&mut [f32]>,
+) {
+    let (hd, h, kv, t_len) = (s.head_dim, s.n_heads, s.n_kv_heads, s.seq_len);
     let group = h / kv;
-    out[..s.seq_len * h * hd].fill(0.0);
-    for t in 0..s.seq_len {
+    out[..t_len * h * hd].fill(0.0);
+    if let Some(shown) = shown.as_deref_mut() {
+        shown[..h * t_len * t_len].fill(0.0);
+    }
+    for t in 0..t_len {
         let keys = s.visible(t);
         for head in 0..h {
             let kv_head = head / group;
             row_weights(weights, q, k, s, t, head);
+            if let Some(shown) = shown.as_deref_mut() {
+                shown[(head * t_len + t) * t_len..][keys.clone()].copy_from_slice(weights);
+            }
             let o = &mut out[(t * h + head) * hd..][..hd];
             for (t2, &w) in keys.clone().zip(weights.iter()) {
                 axpy(o, w, &v[(t2 * kv + kv_head) * hd..][..hd]);
             }
-        }
-    }
-}
-
-/// weights [h, T, T] = each query head's attention weights, row t over every key (0 for the keys
-/// query t may not see), as [`gqa_attention`] weighs the values: what `output_attentions` shows.
-pub fn gqa_weights(weights: &mut [f32], q: &[f32], k: &[f32], s: GqaShape) {
-    let (t_len, h) = (s.seq_len, s.n_heads);
-    let mut row = Vec::with_capacity(t_len);
-    weights[..h * t_len * t_len].fill(0.0);
-    for head in 0..h {
-        for t in 0..t_len {
-            row_weights(&mut row, q, k, s, t, head);
-            let keys = s.visible(t);
-            weights[(head * t_len + t) * t_len..][keys].copy_from_slice(&row);
         }
     }
 }
@@ -117,7 +119,7 @@ mod tests {
             let s = GqaShape { seq_len: 7, n_heads: 4, n_kv_heads: kv, head_dim: 4, causal: true, window };
             let (q, k, v) = (wave(7 * 16, 0.37), wave(7 * kv * 4, 0.71), wave(7 * kv * 4, 1.13));
             let mut out = vec![0.0; 7 * 16];
-            gqa_attention(&mut out, &q, &k, &v, s, &mut Vec::new());
+            gqa_attention(&mut out, &q, &k, &v, s, &mut Vec::new(), None);
             let want = by_definition(&q, &k, &v, s);
             for (a, b) in out.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-5, "kv {kv}, window {window:?}: {a} vs {b}");
@@ -131,7 +133,7 @@ mod tests {
         assert_eq!(s.visible(2), 2..3);
         let v = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
         let mut out = vec![0.0; 6];
-        gqa_attention(&mut out, &[0.5; 6], &[0.1; 6], &v, s, &mut Vec::new());
+        gqa_attention(&mut out, &[0.5; 6], &[0.1; 6], &v, s, &mut Vec::new(), None);
         assert_eq!(out, v);
     }
 
@@ -144,9 +146,8 @@ mod tests {
         let s = GqaShape { seq_len: t, n_heads: h, n_kv_heads: kv, head_dim: hd, causal: true, window: Some(3) };
         let (q, k, v) = (wave(t * h * hd, 0.37), wave(t * kv * hd, 0.71), wave(t * kv * hd, 1.13));
         let mut out = vec![0.0; t * h * hd];
-        gqa_attention(&mut out, &q, &k, &v, s, &mut Vec::new());
         let mut weights = vec![f32::NAN; h * t * t];
-        gqa_weights(&mut weights, &q, &k, s);
+        gqa_attention(&mut out, &q, &k, &v, s, &mut Vec::new(), Some(&mut weights));
         for head in 0..h {
             for query in 0..t {
                 let row = &weights[(head * t + query) * t..][..t];

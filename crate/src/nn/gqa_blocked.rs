@@ -122,7 +122,7 @@ mod tests {
             let s = GqaShape { seq_len: t, n_heads: h, n_kv_heads: kv, head_dim: hd, causal, window };
             let (q, k, v) = (wave(t * h * hd, 0.37), wave(t * kv * hd, 0.71), wave(t * kv * hd, 1.13));
             let mut want = vec![0.0; t * h * hd];
-            gqa_attention(&mut want, &q, &k, &v, s, &mut Vec::new());
+            gqa_attention(&mut want, &q, &k, &v, s, &mut Vec::new(), None);
             for threads in [1, 2] {
                 let mut got = vec![f32::NAN; t * h * hd];
                 gqa_attention_blocked(&mut got, &q, &k, &v, s, threads);

@@ -215,7 +215,9 @@ pub fn linear_forward_on(
 
 /// out [T, h·d_head] = grouped-query attention over q, k, v (see [`gqa_attention`]), with `kernel`:
 /// natively [`Kernel::Blocked`] is [`gqa_attention_blocked`](super::gqa_blocked::gqa_attention_blocked)
-/// on `threads` threads; otherwise (and in wasm) the plain loops, `weights` their scratch row.
+/// on `threads` threads; otherwise (and in wasm) the plain loops, `weights` their scratch row. When
+/// `shown` [h, T, T] asks for the attention weights (an inspection), the plain loops run, which
+/// write them as they use them.
 #[allow(clippy::too_many_arguments)] // attention's six, and which on how many threads
 pub fn attention_on(
     kernel: Kernel,
@@ -226,13 +228,14 @@ pub fn attention_on(
     v: &[f32],
     shape: GqaShape,
     weights: &mut Vec<f32>,
+    shown: Option<&mut [f32]>,
 ) {
     #[cfg(not(target_arch = "wasm32"))]
-    if kernel == Kernel::Blocked {
+    if kernel == Kernel::Blocked && shown.is_none() {
         return super::gqa_blocked::gqa_attention_blocked(out, q, k, v, shape, threads);
     }
     let _ = (kernel, threads);
-    gqa_attention(out, q, k, v, shape, weights);
+    gqa_attention(out, q, k, v, shape, weights, shown);
 }
 
 /// A linear layer's weight [out, in], its bias [out] if it has one, and its sizes.

@@ -94,6 +94,8 @@ pub fn softmax(isa: Isa, row: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::activation::softmax_in_place;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn every_instruction_set_agrees_with_the_plain_softmax() {

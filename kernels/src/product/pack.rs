@@ -234,6 +234,8 @@ fn f32_bytes<'a>(w: &StoredMatrix<'a>) -> Option<(&'a [u8], usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn rounds_to_nearest_bf16_ties_to_even() {

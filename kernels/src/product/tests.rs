@@ -3,6 +3,8 @@
 //! AMX's blocks and groups of panels.
 
 use super::*;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// A number from a seed, in [-1, 1).
 fn noise(seed: &mut u64) -> f32 {

@@ -6,6 +6,7 @@
 //                 { href, files } the reader's File[] (href then only names them: models/your-checkpoint.js)
 //     c.state: 'loading' | 'ready' | 'error';  c.info (ready): PageCheckpoint.info();
 //     c.memory (ready): the bytes of the worker's wasm memory once opened
+//     c.engine (ready): which build of the engine runs it, 'relaxed-simd' or 'simd128' (worker.js)
 //     c.problem (error): an Error each widget words (models/worded.js problemText)
 //     c.kept: { bytes, fromCopy? } while a weights-src folder is kept in this browser (kept-folder.js;
 //       fromCopy: it was read from there), else null
@@ -144,7 +145,7 @@ function start({ href, files }) {
         bar.value = data.read;
       }
     } else if (data.type === 'opened') {
-      settle({ state: 'ready', info: data.info, memory: data.memory, kept: data.kept });
+      settle({ state: 'ready', info: data.info, memory: data.memory, kept: data.kept, engine: data.engine });
     } else if (data.type === 'kept') {
       keptNow(data.kept);
     } else if (data.type === 'inspected') {

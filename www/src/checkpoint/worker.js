@@ -12,8 +12,9 @@
 //      { type: 'experiment', run, name: 'continuation', text, count, seed, temperature, topK?, topP? }
 //      { type: 'stop', run }                 the experiment `run` is not wanted any more
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
-//      { type: 'opened', info, memory, kept } PageCheckpoint.info(); memory: the instance's bytes;
-//                                            kept: { bytes, fromCopy } when read from this browser's copy
+//      { type: 'opened', info, memory, kept, engine } PageCheckpoint.info(); memory: the instance's
+//                                            bytes; kept: { bytes, fromCopy } when read from this
+//                                            browser's copy; engine: 'relaxed-simd' | 'simd128'
 //      { type: 'kept', kept }                a folder read from the site is now kept ({ bytes })
 //      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred; or
 //                                            next_tokens(...)
@@ -36,6 +37,11 @@
 //
 // The weights arrive a piece at a time into the instance's memory (PageCheckpoint.push): the
 // pieces are not gathered anywhere else, so the page holds the weights once.
+//
+// The engine is one of two builds of the same code with the same exports (one glue module):
+// checkpoint-relaxed_bg.wasm where the browser has relaxed SIMD (its fused multiply-add: a forward
+// about 15% faster, BENCHMARKS.md), else checkpoint_bg.wasm (SIMD128), which is also what runs when
+// the relaxed one cannot be had (a folder copied without it).
 
 import init, { PageCheckpoint } from '../../pkg/checkpoint.js';
 import { problemData } from './problems.js';
@@ -46,14 +52,39 @@ import { nextTask } from '../next-task.js';
 /** Progress is posted at most this often, in ms. */
 const PROGRESS_EVERY = 50;
 
+/** A module whose one function uses f32x4.relaxed_madd: valid only where the browser has relaxed SIMD. */
+const RELAXED_SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // types: () -> v128
+  0x03, 0x02, 0x01, 0x00, // functions: one, of type 0
+  0x0a, 0x3d, 0x01, 0x3b, 0x00, // code: one body of 59 bytes, no locals
+  ...[0, 1, 2].flatMap(() => [0xfd, 0x0c, ...new Array(16).fill(0)]), // v128.const 0, three times
+  0xfd, 0x85, 0x02, // f32x4.relaxed_madd
+  0x0b, // end
+]);
+
+/** The engine's instance (see above): its exports, and which build it is. */
+async function startEngine() {
+  if (WebAssembly.validate(RELAXED_SIMD_PROBE)) {
+    try {
+      const relaxed = new URL('../../pkg/checkpoint-relaxed_bg.wasm', import.meta.url);
+      return { exports: await init({ module_or_path: relaxed }), engine: 'relaxed-simd' };
+    } catch {
+      // Not beside the page (or not compiled): the SIMD128 build, below.
+    }
+  }
+  return { exports: await init(), engine: 'simd128' };
+}
+
 let checkpoint = null;
 let wasm = null; // the instance's exports (its memory)
+let engine = null; // which build: 'relaxed-simd' | 'simd128'
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
 async function open(data) {
   const folder = data.files ? null : await keptFolder(data.url, siteSource(data.url));
   const source = folder?.source ?? fileSource(data.files);
-  wasm = await init();
+  ({ exports: wasm, engine } = await startEngine());
   const text = (bytes) => new TextDecoder().decode(bytes);
   const [config, tokenizer] = await Promise.all([source.small('config.json'), source.small('tokenizer.json')]);
   // The family, the shape and the tokenizer are checked before a byte of weights is read.
@@ -92,7 +123,7 @@ async function open(data) {
   }
   post({ type: 'progress', read, total: read });
   checkpoint.open();
-  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength, kept: folder?.kept ?? null });
+  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength, kept: folder?.kept ?? null, engine });
   folder?.stored().then((kept) => kept && post({ type: 'kept', kept }));
 }
 

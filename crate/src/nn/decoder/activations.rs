@@ -26,6 +26,9 @@ pub(super) struct Activations {
     /// A panel of a 16-bit matrix widened to f32 (the f32 products on a bf16 or f16 file, and in
     /// wasm on GPT-2's Conv1D too).
     pub(super) widened: std::cell::RefCell<Vec<f32>>,
+    /// The attention weights [h, T, T] of the block that runs next, when an inspection shows them
+    /// (the block's attention writes them as it uses them); None otherwise.
+    pub(super) shown_attention: Option<Vec<f32>>,
     /// The intact stream entering the block an ablation changes, [T, d].
     pub(super) entering: Vec<f32>,
 }

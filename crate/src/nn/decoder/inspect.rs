@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::{Decoder, WeightSource};
 use crate::error::{Error, Result};
-use crate::nn::gqa_attention::{gqa_weights, GqaShape};
 
 /// The most positions an inspection reads: [L][h][T][T] weights stay small enough to show.
 pub const MAX_INSPECTED_TOKENS: usize = 64;
@@ -48,25 +47,16 @@ impl<W: WeightSource> Decoder<W> {
         }
         let t = self.embed(ids)?;
         let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
-        let s = &self.shape;
-        let (n, h) = (s.n_layers, s.n_heads);
-        let shape = GqaShape {
-            seq_len: t,
-            n_heads: h,
-            n_kv_heads: s.n_kv_heads,
-            head_dim: s.head_dim,
-            causal: true,
-            window: s.window,
-        };
+        let (n, h) = (self.shape.n_layers, self.shape.n_heads);
         let mut hidden_states = vec![self.act.x.clone()];
         let mut attentions = Vec::with_capacity(n);
         for i in 0..n {
-            self.blocks_from(i, i + 1, t, angles.as_ref(), None)?;
-            // A removed block runs nothing: its weights are all 0.
-            let mut weights = vec![0.0; h * t * t];
-            if self.block_modes.get(i) != Some(&crate::nn::BlockMode::Removed) {
-                gqa_weights(&mut weights, &self.act.q, &self.act.k, shape);
-            }
+            // The block's attention fills these as it runs; a removed block runs nothing, so its
+            // weights stay all 0.
+            self.act.shown_attention = Some(vec![0.0; h * t * t]);
+            let ran = self.blocks_from(i, i + 1, t, angles.as_ref(), None);
+            let weights = self.act.shown_attention.take().unwrap_or_default();
+            ran?;
             attentions.push(weights);
             if i + 1 < n {
                 hidden_states.push(self.act.x.clone());
@@ -77,14 +67,21 @@ impl<W: WeightSource> Decoder<W> {
         // The last position's logits, then softmax in f64.
         let last = self.last_row_logits(t)?;
         let largest = last.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let sum: f64 = last.iter().map(|&z| f64::from(z - largest).exp()).sum();
         let mut next: Vec<NextToken> = last
             .iter()
             .enumerate()
-            .map(|(id, &z)| NextToken { id, probability: f64::from(z - largest).exp() / sum })
+            .map(|(id, &z)| NextToken { id, probability: f64::from(z - largest).exp() })
             .collect();
-        next.sort_by(|a, b| b.probability.total_cmp(&a.probability).then(a.id.cmp(&b.id)));
-        next.truncate(top);
+        let sum: f64 = next.iter().map(|n| n.probability).sum();
+        // Likeliest first, ties by id: the `top` first of that order picked out, then ordered (not
+        // the whole vocabulary sorted).
+        let order = |a: &NextToken, b: &NextToken| b.probability.total_cmp(&a.probability).then(a.id.cmp(&b.id));
+        if top < next.len() {
+            next.select_nth_unstable_by(top, order);
+            next.truncate(top);
+        }
+        next.sort_by(order);
+        next.iter_mut().for_each(|n| n.probability /= sum);
         Ok(DecoderInspection { attentions, hidden_states, next })
     }
 }

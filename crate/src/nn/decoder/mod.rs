@@ -32,7 +32,7 @@ use super::rotary::Rotary;
 use super::swiglu::swiglu_in_place;
 use super::{BlockMode, BlockStreams};
 use crate::error::{Error, Result};
-use tb_kernels::activation::gelu;
+use tb_kernels::activation::gelu_in_place;
 use tb_kernels::norm::layernorm_forward;
 use tb_kernels::product::{BfRows, Isa, StoredMatrix};
 
@@ -342,7 +342,8 @@ impl<W: WeightSource> Decoder<W> {
             causal: true,
             window: s.window,
         };
-        attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row);
+        let shown = a.shown_attention.as_deref_mut();
+        attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row, shown);
         round(&mut a.rounded, &a.heads, qw);
         linear(sized(&mut a.added, t * d), &a.heads, &a.rounded, mx.map(|m| &m.out), &w.out, opt(&w.out_bias), qw, d);
         let after = sized(&mut a.after_attention, t * d);
@@ -357,7 +358,7 @@ impl<W: WeightSource> Decoder<W> {
             Layout::Gpt2 => {
                 // GELU in place: GPT-2's hidden layer needs one [T, 4d] buffer, not two.
                 linear(sized(&mut a.hidden, t * f), &a.normed, &a.rounded, up, &w.up, opt(&w.up_bias), d, f);
-                a.hidden.iter_mut().for_each(|z| *z = gelu(*z));
+                gelu_in_place(&mut a.hidden);
             }
             Layout::Llama => {
                 let gate = mx.and_then(|m| m.gate.as_ref());
