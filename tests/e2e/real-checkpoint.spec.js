@@ -135,7 +135,7 @@ test('Cancel stops a load; another folder chosen meanwhile replaces it; a text p
   await expect(b.getByRole('alert')).toHaveCount(0);
   // Past 64 tokens: more than an inspection reads. The maps keep the text before, and say so.
   await b.getByLabel('Text').fill('x '.repeat(65).trim());
-  await expect(b.locator('.error')).toHaveText(/^tokens to inspect 1[0-9]{2} is out of range: 1 to 64/);
+  await expect(b.locator('.error')).toHaveText(/^tokens of the text 1[0-9]{2} is out of range: 1 to 64/);
   await expect(b.locator('.stale')).toHaveText(/The maps still show/);
   await b.getByLabel('Text').fill('back to a short text');
   await expect(b.locator('.error')).toBeHidden();

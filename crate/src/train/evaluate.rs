@@ -45,6 +45,17 @@ pub fn check_windows(ids: &[usize], context: usize) -> Result<()> {
     Ok(())
 }
 
+/// Why a checkpoint's text of `tokens` tokens makes no window of `window` positions (and the token
+/// each predicts), and what to change: `context` is how the reader names the window's size (the
+/// page's "context", tblock's "--context").
+pub fn no_window(tokens: usize, window: usize, context: &str) -> String {
+    format!(
+        "{} tokens make no window of {} ({window} positions and the token each predicts): give a longer text or a smaller {context}",
+        thousands(tokens as u64),
+        window + 1
+    )
+}
+
 /// The summed loss over some of the protocol's windows (each P + 1 ids), up to B at a time: a part of
 /// [`evaluate`], for work that is spread over several calls (the page's experiments).
 pub fn score_windows(model: &mut TrainableGpt, windows: &[&[usize]]) -> Result<f64> {

@@ -109,6 +109,17 @@ fn no_experiment() -> JsValue {
     Error::field("experiment", "none is under way: start one first").into()
 }
 
+/// `text`'s ids for an inspection or the sampler: 1 to [`MAX_INSPECTED_TOKENS`] tokens (and the
+/// model's context), else refused naming the range.
+pub(super) fn text_ids(c: &Checkpoint, text: &str) -> crate::error::Result<Vec<usize>> {
+    let ids = c.tokenizer.encode(text)?;
+    let most = MAX_INSPECTED_TOKENS.min(c.decoder.shape.context);
+    if ids.is_empty() || ids.len() > most {
+        return Err(Error::out_of_range("tokens of the text", ids.len(), format!("1 to {most} (type some text)")));
+    }
+    Ok(ids)
+}
+
 pub(super) fn not_yet(what: &str) -> JsValue {
     Error::parse("the checkpoint", format!("{what}: its weights have not all arrived and been opened")).into()
 }
@@ -209,15 +220,7 @@ impl PageCheckpoint {
     pub fn inspect(&mut self, text: &str, top: f64) -> Result<JsValue, JsValue> {
         let top = whole("top", top)?.min(1000);
         let c = self.opened.as_mut().ok_or_else(|| not_yet("inspect"))?;
-        let ids = c.tokenizer.encode(text)?;
-        if ids.is_empty() {
-            return Err(Error::out_of_range(
-                "tokens to inspect",
-                0,
-                format!("1 to {} (type some text)", MAX_INSPECTED_TOKENS.min(c.decoder.shape.context)),
-            )
-            .into());
-        }
+        let ids = text_ids(c, text)?;
         let pieces = c.tokenizer.pieces(&ids)?;
         let r = c.decoder.inspect(&ids, top)?;
         let next_ids: Vec<usize> = r.next.iter().map(|n| n.id).collect();
@@ -271,15 +274,7 @@ impl PageCheckpoint {
         let text_name = text_name.unwrap_or_else(|| default_name.into());
         let ids = c.tokenizer.encode(&text)?;
         if crate::train::evaluate::windows(&ids, window).next().is_none() {
-            return Err(Error::field(
-                "text",
-                format!(
-                    "{} tokens make no window of {} ({window} positions and the token each predicts): give a longer text or a smaller context",
-                    crate::digits::thousands(ids.len() as u64),
-                    window + 1
-                ),
-            )
-            .into());
+            return Err(Error::field("text", crate::train::evaluate::no_window(ids.len(), window, "context")).into());
         }
         let stepped = Stepped::new(what, &ids, window, c.decoder.shape.n_layers)?;
         let measured = Measured {

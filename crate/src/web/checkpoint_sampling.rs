@@ -12,11 +12,10 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::checkpoint::{not_yet, PageCheckpoint};
+use super::checkpoint::{not_yet, text_ids, PageCheckpoint};
 use super::{to_js, whole};
 use crate::checkpoint::Checkpoint;
 use crate::error::{Error, Result};
-use crate::nn::decoder::MAX_INSPECTED_TOKENS;
 use crate::nn::init::Rng;
 use crate::train::sampler::Sampling;
 
@@ -61,16 +60,6 @@ pub struct Continuation {
     left: usize,
     sampling: Sampling,
     rng: Rng,
-}
-
-/// `text`'s ids: 1 to 64 tokens (and the model's context).
-fn text_ids(c: &Checkpoint, text: &str) -> Result<Vec<usize>> {
-    let ids = c.tokenizer.encode(text)?;
-    let most = MAX_INSPECTED_TOKENS.min(c.decoder.shape.context);
-    if ids.is_empty() || ids.len() > most {
-        return Err(Error::out_of_range("tokens of the text", ids.len(), format!("1 to {most} (type some text)")));
-    }
-    Ok(ids)
 }
 
 /// The settings, checked against the model's vocabulary.

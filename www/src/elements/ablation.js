@@ -19,7 +19,8 @@ import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger } from '../format.js';
-import { comparisonFigure, ExperimentModels, Measuring, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, Measuring, REPORTED_CSS } from './experiment-parts.js';
+import { ModelShown } from './model-shown.js';
 import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
 
 const CSS = `${FRAME_CSS}
@@ -66,7 +67,7 @@ export class TbAblation extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #models = this.hold(new ExperimentModels(this, checkpointExperiment(this, { name: 'ablation', title: (t) => t('ablation.title'), table: ablationTable })));
+  #models = this.hold(new ModelShown(this, checkpointExperiment(this, { name: 'ablation', title: (t) => t('ablation.title'), table: ablationTable })));
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
   #results = null; // { source, info, intact, uniformLine, tokens, removed: [], overwritten: [] }
   #parts;
@@ -78,17 +79,12 @@ export class TbAblation extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib);
-    if (start.loading) {
+    const shown = this.#models.shown(lib);
+    if (shown.loading || shown.nodes) {
       this.#measuring.stop(); // stop measuring the model shown before
-      return this.shadowRoot.replaceChildren(...start.loading);
+      return this.shadowRoot.replaceChildren(...(shown.loading ?? shown.nodes));
     }
-    const shown = this.#models.real(lib, start);
-    if (shown.nodes) {
-      this.#measuring.stop();
-      return this.shadowRoot.replaceChildren(...shown.nodes);
-    }
-    start = shown.start;
+    const { start } = shown;
     this.#page = start.page;
     let mode = this.attr('mode', 'removed');
     if (!(mode in MODES)) {

@@ -22,12 +22,10 @@ import { TbElement, h, errorText } from './base.js';
 import { sheet } from './theme.js';
 import { WEIGHT_CLASSES } from '../charts/attention-map.js';
 import { clipText, parseWhole } from '../attributes.js';
-import { MODEL_LABELS, makeModel } from '../train/models.js';
-import { latestTrained } from '../train/trained.js';
-import { latestCheckpoint } from '../models/your-checkpoint.js';
+import { MODEL_LABELS } from '../train/models.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { tableCardsSheet } from './table-cards.js';
-import { ModelPick, modelNote, modelSwitcher, realLoading, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
+import { ModelShown } from './model-shown.js';
 import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { CHECKPOINT_ATTENTION_CSS, checkpointAttention } from './checkpoint-attention.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
@@ -44,18 +42,7 @@ class TbAttention extends TbElement {
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [attentionSheet, checkpointSheet, tableCardsSheet];
 
-  #model = null;
-  #off = null;
-  #pick = this.hold(new ModelPick(['model', 'seed', 'weights-src']));
-  #real = checkpointAttention(this);
-
-  release() {
-    this.#real.leave();
-    this.#off?.();
-    this.#off = null;
-    this.#model?.free();
-    this.#model = null;
-  }
+  #models = this.hold(new ModelShown(this, checkpointAttention(this), { fallback: () => this.#modelAttr(), attributes: ['model', 'seed', 'weights-src'] }));
 
   /** The seed attribute, checked by the library: a bad one is named and 0 used. */
   #seed(lib) {
@@ -76,42 +63,31 @@ class TbAttention extends TbElement {
     return 'shipped';
   }
 
-  /** The model switcher; `onPicked(value)` runs when the reader picks a model. */
-  #switcher(lib, start, seed, onPicked, beside = []) {
-    this.#off?.();
+  /** The switcher's models: the untrained one named by its seed. */
+  #switcherModels(seed) {
     // The seed is a name, written as typed (no digit grouping).
     const untrainedLabel = this.t('attention.modelUntrained', { seed: String(seed) });
-    const switcher = modelSwitcher(this.uid, lib, start, this.#pick, onPicked, {
+    return {
       models: [
         ['shipped', MODEL_LABELS.shipped],
         ['six-blocks', MODEL_LABELS['six-blocks']],
         ['untrained', untrainedLabel],
         ['trained', MODEL_LABELS.trained],
       ],
-      beside,
-      t: this.t,
-    });
-    this.#off = switcher.off;
-    return switcher;
+    };
   }
 
   keepsPrerendered(lib) {
-    return realLoading(this, lib, this.#pick, this.#real, () => this.#modelAttr());
+    return this.#models.loading(lib);
   }
 
   render(lib) {
     const { t, locale } = this;
     const seed = this.#seed(lib);
-    let start = startingModel(this, lib, () => this.#modelAttr());
-    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
-    const real = realView(start, this.#pick, this.#real, {
-      switcher: () => this.#switcher(lib, start, seed, () => this.update()),
-      release: () => this.#off?.(),
-      fallback: () => this.#modelAttr(),
-    });
-    if (real.nodes) return this.shadowRoot.replaceChildren(...real.nodes);
-    start = real.start;
-    this.#real.leave(); // TinyGPT is shown
+    const models = this.#switcherModels(seed);
+    const modelShown = this.#models.shown(lib, models);
+    if (modelShown.loading || modelShown.nodes) return this.shadowRoot.replaceChildren(...(modelShown.loading ?? modelShown.nodes));
+    const { start } = modelShown;
     const { page } = start;
 
     const textId = `${this.uid}-text`;
@@ -139,24 +115,20 @@ class TbAttention extends TbElement {
     const load = () => {
       let next;
       try {
-        next = makeModel(lib, select.value, seed, page);
+        next = this.#models.make(lib, select.value, seed, page);
       } catch (err) {
         fail(err);
         return false;
       }
-      this.#model?.free();
-      this.#model = next;
-      const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
-      const info = next.info();
-      note.textContent = modelNote(info, latestTrained(), from, select.value, this.t);
-      help.textContent = t('attention.help', { longest: formatInteger(info.longest_text, locale) });
+      note.textContent = this.#models.note(select.value, page);
+      help.textContent = t('attention.help', { longest: formatInteger(next.info().longest_text, locale) });
       return true;
     };
     const run = () => {
-      if (!this.#model) return;
+      if (!this.#models.model) return;
       let r;
       try {
-        r = this.#model.attention(input.value);
+        r = this.#models.model.attention(input.value);
       } catch (err) {
         return fail(err);
       }
@@ -176,12 +148,10 @@ class TbAttention extends TbElement {
       });
       unknown.textContent = unknownNote(r.unknown, t);
     };
-    // Picking the reader's real checkpoint shows its own view (a whole render).
-    const { control, select } = this.#switcher(lib, start, seed, () => (yourRealCheckpoint(this.#pick) ? this.update() : load() && run()), [
-      h('label', { htmlFor: textId }, t('attention.text')),
-      input,
-      help,
-    ]);
+    const { control, select } = this.#models.switcher(lib, start, () => load() && run(), {
+      ...models,
+      beside: [h('label', { htmlFor: textId }, t('attention.text')), input, help],
+    });
     input.addEventListener('input', run);
     if (load()) run();
     this.shadowRoot.replaceChildren(h('h3', {}, t('attention.title')), control, note, error, stale, unknown, output);

@@ -16,7 +16,8 @@ import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
-import { comparisonFigure, ExperimentModels, Measuring, startingModel, REPORTED_CSS } from './experiment-parts.js';
+import { comparisonFigure, Measuring, REPORTED_CSS } from './experiment-parts.js';
+import { ModelShown } from './model-shown.js';
 import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
 
 const CSS = `${FRAME_CSS}
@@ -61,7 +62,7 @@ export class TbStream extends TbElement {
 
   #lib;
   #page = null; // the author's checkpoint files (weights-src), once loaded
-  #models = this.hold(new ExperimentModels(this, checkpointExperiment(this, { name: 'stream', title: (t) => t('stream.title'), table: streamTable })));
+  #models = this.hold(new ModelShown(this, checkpointExperiment(this, { name: 'stream', title: (t) => t('stream.title'), table: streamTable })));
   #parts;
   #stats = null;
   #measuring = this.hold(new Measuring(this)); // in the page's worker, while the widget is on the page
@@ -72,14 +73,13 @@ export class TbStream extends TbElement {
 
   render(lib) {
     this.#lib = lib;
-    let start = startingModel(this, lib);
-    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
-    const shown = this.#models.real(lib, start);
+    const shown = this.#models.shown(lib);
+    if (shown.loading) return this.shadowRoot.replaceChildren(...shown.loading);
     if (shown.nodes) {
       this.#measuring.stop();
       return this.shadowRoot.replaceChildren(...shown.nodes);
     }
-    start = shown.start;
+    const { start } = shown;
     this.#page = start.page;
     const { t } = this;
     const { control, select } = this.#models.switcher(lib, start, (picked) => this.#measure(picked));

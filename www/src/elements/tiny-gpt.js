@@ -17,11 +17,8 @@
 import { TbElement, h, resultRegion, errorText } from './base.js';
 import { heatmapFigure, heatmapLegend, heatmapSheet, shape, showChar } from './heatmap-figure.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
-import { latestTrained } from '../train/trained.js';
-import { makeModel } from '../train/models.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
-import { latestCheckpoint } from '../models/your-checkpoint.js';
-import { ModelPick, modelNote, modelSwitcher, realLoading, realView, startingModel, yourRealCheckpoint } from './experiment-parts.js';
+import { ModelShown } from './model-shown.js';
 import { CHECKPOINT_SAMPLING_CSS, checkpointSampling } from './checkpoint-sampling.js';
 import { SAMPLING_CSS, charSource, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
@@ -37,18 +34,14 @@ class TbTinyGpt extends TbElement {
   static needsModel = true; // TinyGPT: the whole facade (base.js)
   static styles = [heatmapSheet, checkpointSheet, samplingSheet];
 
-  #model = null;
-  #off = null;
-  #pick = this.hold(new ModelPick(['seed', 'weights-src'])); // the reader's choice of model, across re-renders
   #real = checkpointSampling(this);
-
-  release() {
-    this.#real.leave();
-    this.#off?.();
-    this.#off = null;
-    this.#model?.free();
-    this.#model = null;
-  }
+  // The real checkpoint's view: the sampler at its vocabulary, with the attributes' settings.
+  #models = this.hold(
+    new ModelShown(this, { render: (files, switcher) => this.#real.render(files, switcher, this.#samplerAttrs()), loading: (files) => this.#real.loading(files), leave: () => this.#real.leave() }, {
+      fallback: () => 'shipped',
+      attributes: ['seed', 'weights-src'],
+    }),
+  );
 
   /** The sampler's starting settings from the attributes: a value that is not a number is named. */
   #samplerAttrs() {
@@ -66,26 +59,23 @@ class TbTinyGpt extends TbElement {
     return { temperature: number('temperature', 0.8), topK: number('top-k', null), topP: number('top-p', null) };
   }
 
-  /** The model switcher; `onPicked(value)` runs when the reader picks a model. */
-  #switcher(lib, start, seed, onPicked, beside = []) {
+  /** The switcher's models, and the one it shows first: with a seed, its untrained model. */
+  #switcherModels(seed, start) {
     const { t } = this;
-    this.#off?.();
-    const switcher = modelSwitcher(this.uid, lib, { source: seed !== null ? 'untrained' : start.source, page: start.page }, this.#pick, onPicked, {
+    return {
+      source: seed !== null ? 'untrained' : start?.source,
       models: [
         ['shipped', t('tinyGpt.modelShipped')],
         // The seed is a name, written as typed (no digit grouping).
         ['untrained', t('tinyGpt.modelUntrained', { seed: String(seed ?? 0) })],
         ['trained', t('experiments.modelTrained')],
       ],
-      beside,
       t: switcherText(t),
-    });
-    this.#off = switcher.off;
-    return switcher;
+    };
   }
 
   keepsPrerendered(lib) {
-    return realLoading(this, lib, this.#pick, this.#real, () => 'shipped');
+    return this.#models.loading(lib);
   }
 
   render(lib) {
@@ -98,50 +88,40 @@ class TbTinyGpt extends TbElement {
       else if (this.attempt(() => lib.CharModel.untrained(parsed.value).free(), () => null) !== null) seed = parsed.value;
     }
     const text = this.attr('text', DEFAULT_TEXT);
-    // The author's own model (weights-src), fetched once for the page; shown first when it loads.
-    let start = startingModel(this, lib, () => 'shipped');
-    if (start.loading) return this.shadowRoot.replaceChildren(...start.loading);
-    // A real checkpoint (the author's, or the reader's picked): its own view, the sampler at its vocabulary.
-    const real = realView(start, this.#pick, { render: (files, switcher) => this.#real.render(files, switcher, this.#samplerAttrs()) }, {
-      switcher: () => this.#switcher(lib, start, seed, () => this.update()),
-      release: () => this.#off?.(),
-      fallback: () => 'shipped',
-    });
-    if (real.nodes) return this.shadowRoot.replaceChildren(...real.nodes);
-    start = real.start;
-    this.#real.leave(); // TinyGPT is shown
+    // The author's own model (weights-src), fetched once for the page, shown first when it loads; a
+    // real checkpoint (the author's, or the reader's picked) in its own view.
+    const shown = this.#models.shown(lib, this.#switcherModels(seed, null));
+    if (shown.loading || shown.nodes) return this.shadowRoot.replaceChildren(...(shown.loading ?? shown.nodes));
+    const { start } = shown;
     const { page } = start;
 
     const textId = `${this.uid}-text`;
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
     const note = h('p', { class: 'muted model-note' });
     const region = resultRegion();
-    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), source: () => this.#model && charSource(this.#model), text: () => input.value, t });
+    const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), source: () => this.#models.model && charSource(this.#models.model), text: () => input.value, t });
 
     const load = () => {
-      this.#model?.free();
-      this.#model = null;
       try {
-        this.#model = makeModel(lib, select.value, seed ?? 0, page);
+        this.#models.make(lib, select.value, seed ?? 0, page);
       } catch (err) {
         region.fail(errorText(err, t));
         return false;
       }
-      const from = select.value === 'page' ? page : select.value === 'checkpoint' ? latestCheckpoint() : null;
-      note.textContent = modelNote(this.#model.info(), latestTrained(), from, select.value, this.t);
+      note.textContent = this.#models.note(select.value, page);
       return true;
     };
     const run = () => {
-      if (!this.#model) return;
+      const model = this.#models.model;
+      if (!model) return;
       // A text the model cannot read is said once, by the reading; the sampler waits for a good one.
-      if (region.show(() => this.#model.read(input.value, 3), (r) => readingResult(r, t))) sampling.refresh();
+      if (region.show(() => model.read(input.value, 3), (r) => readingResult(r, t))) sampling.refresh();
       else sampling.hide();
     };
-    // Picking the reader's real checkpoint shows its own view (a whole render).
-    const { control, select } = this.#switcher(lib, start, seed, () => (yourRealCheckpoint(this.#pick) ? this.update() : load() && run()), [
-      h('label', { htmlFor: textId }, t('tinyGpt.text')),
-      input,
-    ]);
+    const { control, select } = this.#models.switcher(lib, start, () => load() && run(), {
+      ...this.#switcherModels(seed, start),
+      beside: [h('label', { htmlFor: textId }, t('tinyGpt.text')), input],
+    });
     input.addEventListener('input', run);
     if (load()) run();
     this.shadowRoot.replaceChildren(

@@ -43,7 +43,7 @@ export function modelSpec(source, seed = 0, page = null) {
     if (!files) {
       throw new Error(source === 'page' ? 'this page names no model of its own (weights-src)' : 'no checkpoint of yours is loaded: choose "Your checkpoint…" and drop its files');
     }
-    // A Hugging Face checkpoint runs in its worker, in each widget's real view (experiment-parts.js: realView).
+    // A Hugging Face checkpoint runs in its worker, in each widget's real view (model-shown.js: realView).
     if (files.kind === 'checkpoint') throw new Error(`${files.name} is a Hugging Face checkpoint, which its widget's real view runs`);
     return { key: `${source}:${idOf(files)}`, source: 'files', weights: files.weights, config: files.config ?? null, vocab: files.vocab ?? null };
   }

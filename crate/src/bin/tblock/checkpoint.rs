@@ -16,9 +16,8 @@ use transformer_block::experiments::measured::{Measured, MeasuredAblation, Measu
 use transformer_block::experiments::stream::stream_stats;
 use transformer_block::experiments::subject::{evaluate_intact, DecoderRun};
 use transformer_block::nn::parallel::{linear_forward_on, product_on, Compute, Kernel};
-use transformer_block::numbers::thousands;
 use transformer_block::train::corpus::LESSON_PROSE;
-use transformer_block::train::evaluate::windows;
+use transformer_block::train::evaluate::{no_window, windows};
 
 use super::args::ComputeArg;
 use super::files::read_text;
@@ -156,11 +155,7 @@ pub fn run(experiment: Experiment, dir: &Path, text: Option<&Path>, how: How) ->
     let ids = checkpoint.tokenizer.encode(&body).map_err(|e| e.to_string())?;
     let n_windows = windows(&ids, window).count();
     if n_windows == 0 {
-        return Err(format!(
-            "{text_name}: {} tokens make no window of {} (--context {window} positions and the token each predicts): give a longer text or a smaller --context",
-            thousands(ids.len() as u64),
-            window + 1
-        ));
+        return Err(format!("{text_name}: {}", no_window(ids.len(), window, "--context")));
     }
     let shape = &checkpoint.decoder.shape;
     let measured = Measured {
