@@ -10,8 +10,12 @@
 //   dist/transformer-block-lesson.html  the demo lesson www/index.html as one self-contained file:
 //                                       its CSS in a <style>, its scripts and the widgets in one inline
 //                                       classic <script>, no reference to any other file; opens from disk
+//   dist/transformer-block/             the folder to copy beside a course's pages: autoloader.js (one
+//                                       <script type="module">) imports only the elements a page has,
+//                                       their shared chunks and the wasm half they need (folder.mjs)
 //   dist/npm/                           the npm package: index.js (ES module, wasm inlined, so it works
-//                                       in any bundler with no asset configuration), index.d.ts,
+//                                       in any bundler with no asset configuration), elements/NAME.js
+//                                       (one element alone, the same way; chunks/ shared), index.d.ts,
 //                                       transformer-block.js (the IIFE, for CDNs), package.json, README.md
 //
 // In every bundle www/src/wasm.js (which imports www/pkg/transformer_block.js and lets it fetch the
@@ -28,7 +32,8 @@ import { declaredTags, scanElements } from './dist/elements.mjs';
 import { inlineLessonPage, tokenize, URL_ATTRS, isData, isFragment, isWeb } from './dist/lesson-page.mjs';
 import { build, elementsEntry, inlineModules, moduleEntry, onlyLanguage } from './dist/bundle.mjs';
 import { resolveLocale } from '../www/src/i18n.js';
-import { npmPackage, npmReadme } from './dist/npm.mjs';
+import { ELEMENT_DTS, npmPackage, npmReadme } from './dist/npm.mjs';
+import { buildFolder, elementModules } from './dist/folder.mjs';
 
 // What the tests and the other scripts use, from where they have always found it.
 export { LESSON_FILE, scanElements, declaredTags, inlineLessonPage, tokenize };
@@ -100,8 +105,13 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   writeFileSync(join(OUT, 'npm', 'transformer-block.js'), iifeJs);
   writeFileSync(join(OUT, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
   writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
+  await elementModules(elements, join(OUT, 'npm'), { servedWasm: false, banner });
+  writeFileSync(join(OUT, 'npm', 'elements', 'element.d.ts'), ELEMENT_DTS);
 
-  // 3. The offline lessons, one an edition, each with the catalog of its page's language only.
+  // 3. The folder to copy, loaded by its autoloader: only the modules a page's elements need.
+  await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);
+
+  // 4. The offline lessons, one an edition, each with the catalog of its page's language only.
   for (const edition of EDITIONS) {
     const path = join(WWW, edition.page);
     if (edition.page !== 'index.html' && !existsSync(path)) continue;
@@ -116,6 +126,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
     ['www/pkg/transformer_block_bg.wasm', sizes(join(PKG, 'transformer_block_bg.wasm'))],
     ['dist/transformer-block.js', sizes(join(DIST, 'transformer-block.js'))],
     ['dist/npm/index.js', sizes(join(DIST, 'npm', 'index.js'))],
+    ['dist/transformer-block/autoloader.js', sizes(join(DIST, 'transformer-block', 'autoloader.js'))],
     ...EDITIONS.filter((e) => existsSync(join(DIST, e.file))).map((e) => [`dist/${e.file}`, sizes(join(DIST, e.file))]),
   ];
   console.log(`build-dist: ${elements.length} elements (${elements.map((e) => e.tag).join(', ')})`);

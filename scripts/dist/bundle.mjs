@@ -1,13 +1,31 @@
-// Bundling with esbuild: the wasm and the training worker inlined into the bundles, the page's
-// inline modules, and the entries of the one-tag script and the npm module.
+// Bundling with esbuild: the wasm and the training worker inlined into the bundles (or the wasm
+// fetched from beside them, for the folder build), the page's inline modules, and the entries of
+// the one-tag script and the npm module.
 
 import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { ELEMENTS, PKG, SRC, TARGET, WWW, fail } from './common.mjs';
 import { inlineScriptProblem } from './lesson-page.mjs';
+
+/**
+ * esbuild plugin `name`: the module `served` (a file of www/src/, whoever imports it) becomes the
+ * JavaScript `contents()` returns, resolved from the same folder.
+ */
+function replaced(name, served, contents) {
+  const file = basename(served).replace(/[.]/g, '\\.');
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`(^|/)${file}$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === served ? { path: served, namespace: name } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: name }, async () => ({ resolveDir: dirname(served), loader: 'js', contents: await contents() }));
+    },
+  };
+}
 
 /**
  * esbuild plugin: www/src/wasm.js becomes a loader of the wasm inlined in the bundle. The served
@@ -22,20 +40,9 @@ import { inlineScriptProblem } from './lesson-page.mjs';
  * module. Besides them, `wasmModule`, the compiled module's promise, which the npm package has
  * always exported.
  */
-const inlineWasm = {
-  name: 'inline-wasm',
-  setup(build) {
-    const served = join(SRC, 'wasm.js');
-    build.onResolve({ filter: /(^|\/)wasm\.js$/ }, (args) => {
-      if (resolve(args.resolveDir, args.path) !== served) return undefined;
-      return { path: served, namespace: 'inline-wasm' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'inline-wasm' }, async () => {
-      const packed = packedWasm();
-      return {
-        resolveDir: SRC,
-        loader: 'js',
-        contents: `
+const inlineWasm = replaced('inline-wasm', join(SRC, 'wasm.js'), () => {
+  const packed = packedWasm();
+  return `
         import init, * as lib from '../pkg/transformer_block.js';
         import { XzReadableStream } from 'xz-decompress';
         // A task of its own for each 64 KB the decoder writes (it runs on this thread, ~4 ms a
@@ -72,11 +79,8 @@ const inlineWasm = {
         });
         export const fullModule = () => wasmModule;
         export const fullLibrary = () => wasm;
-      `,
-      };
-    });
-  },
-};
+      `;
+});
 
 let packed; // the wasm xz-compressed in base64, and its size: made once per run of this script
 
@@ -106,18 +110,7 @@ function packedWasm() {
  * (`worker-src blob:`); where it does not, the page trains on the main thread instead.
  */
 function inlineWorker(workerSource) {
-  return {
-    name: 'inline-worker',
-    setup(build) {
-      const served = join(SRC, 'train', 'worker-url.js');
-      build.onResolve({ filter: /(^|\/)worker-url\.js$/ }, (args) => {
-        if (resolve(args.resolveDir, args.path) !== served) return undefined;
-        return { path: served, namespace: 'inline-worker' };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'inline-worker' }, () => ({
-        resolveDir: join(SRC, 'train'),
-        loader: 'js',
-        contents: `
+  return replaced('inline-worker', join(SRC, 'train', 'worker-url.js'), () => `
           const SOURCE = ${JSON.stringify(workerSource)};
           export function createWorker() {
             const url = URL.createObjectURL(new Blob([SOURCE], { type: 'text/javascript' }));
@@ -127,10 +120,25 @@ function inlineWorker(workerSource) {
             worker.addEventListener('error', revoke, { once: true });
             return worker;
           }
-        `,
-      }));
-    },
-  };
+        `);
+}
+
+/**
+ * esbuild plugin for the folder build (folder.mjs): www/src/train/worker-url.js starts the training
+ * worker from the folder's train-worker.js (the same classic script the bundles inline), a file of
+ * the site, which a Content-Security-Policy allows with script-src 'self' (no blob: needed). Every
+ * module of the folder is one level down (elements/, chunks/), so ../ is the folder.
+ */
+const folderWorker = replaced(
+  'folder-worker',
+  join(SRC, 'train', 'worker-url.js'),
+  () => `export function createWorker() { return new Worker(new URL('../train-worker.js', import.meta.url), { name: 'tb-training' }); }`,
+);
+
+/** The training worker as one classic script (workerBundle), built once per run of make dist. */
+export async function trainingWorker() {
+  worker ??= await workerBundle();
+  return worker;
 }
 
 /**
@@ -261,10 +269,16 @@ export function onlyLanguage(lang) {
 
 let worker; // the training worker's source, built once per run of this script
 
-export async function build(options) {
+/**
+ * One bundle: `options` are esbuild's. `servedWasm`: www/src/wasm.js stays as it is, fetching the
+ * wasm from ../pkg/ beside the module that carries it (the folder build, scripts/dist/folder.mjs),
+ * instead of the wasm inlined.
+ */
+export async function build({ servedWasm = false, ...options }) {
   worker ??= await workerBundle();
-  const plugins = [inlineWasm, inlineWorker(worker), servedOnly, ...(options.plugins ?? [])];
-  const result = await esbuild.build({ ...COMMON, ...options, plugins });
+  const plugins = [...(servedWasm ? [folderWorker] : [inlineWasm, inlineWorker(worker)]), servedOnly, ...(options.plugins ?? [])];
+  const common = servedWasm ? { ...COMMON, define: {}, logOverride: {} } : COMMON;
+  const result = await esbuild.build({ ...common, ...options, plugins });
   for (const file of result.outputFiles ?? []) {
     for (const [, key] of file.text.matchAll(/["'`](checkpoint\.[A-Za-z]+)["'`]/g)) {
       if (!BUNDLED_CHECKPOINT_KEYS.includes(key)) fail(`bundled code shows ${key}, which the bundles' catalogs leave out: add it to BUNDLED_CHECKPOINT_KEYS (scripts/dist/bundle.mjs)`);

@@ -1,5 +1,7 @@
 // dist/npm/: the package.json and the README of the npm package.
 
+import { basename } from 'node:path';
+
 export function npmPackage(v) {
   return {
     name: 'transformer-block',
@@ -13,12 +15,15 @@ export function npmPackage(v) {
     types: './index.d.ts',
     exports: {
       '.': { types: './index.d.ts', default: './index.js' },
+      // One element alone: importing it defines that element and nothing else (its chunks, with
+      // the wasm inlined in one of them, are shared by the others imported the same way).
+      './elements/*.js': { types: './elements/element.d.ts', default: './elements/*.js' },
       './transformer-block.js': './transformer-block.js',
       './package.json': './package.json',
     },
     unpkg: './transformer-block.js',
     jsdelivr: './transformer-block.js',
-    files: ['index.js', 'index.d.ts', 'transformer-block.js', 'README.md'],
+    files: ['index.js', 'index.d.ts', 'elements', 'chunks', 'transformer-block.js', 'README.md'],
     // Importing the module defines the custom elements: a bundler must not drop it.
     sideEffects: true,
     keywords: ['transformer', 'gpt', 'web-components', 'custom-elements', 'webassembly', 'education'],
@@ -39,6 +44,14 @@ import 'transformer-block';            // defines every element
 // or: import { TbAnatomy, wasm } from 'transformer-block';
 \`\`\`
 
+One element alone, and only it is defined (the others' code stays out of the bundle):
+
+\`\`\`js
+import 'transformer-block/elements/param-table.js';   // <tb-param-table>
+\`\`\`
+
+The modules: ${[...new Set(elements.map((e) => `\`elements/${basename(e.file)}\``))].join(', ')}.
+
 ## With one script tag (no bundler)
 
 \`\`\`html
@@ -52,3 +65,10 @@ Content-Security-Policy: the widgets need no inline script or style and no eval;
 \`script-src 'wasm-unsafe-eval'\`.
 `;
 }
+
+/** dist/npm/elements/element.d.ts: the types of `import 'transformer-block/elements/NAME.js'`. */
+export const ELEMENT_DTS = `// Importing transformer-block/elements/NAME.js defines that element and nothing else. The classes
+// and HTMLElementTagNameMap are declared in the package's index.d.ts.
+/// <reference path="../index.d.ts" />
+export {};
+`;

@@ -3,7 +3,10 @@
 // Content-Security-Policy, several widgets and late ones sharing one wasm instance, the npm module,
 // the size budget, and the lesson inliner's refusals. Needs dist/ (`make dist`; `make test` builds it).
 import { test, expect } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -516,6 +519,35 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
     expect(info).toMatchObject({ presets: 8, same: true });
     await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
     expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('the npm package, one element at a time', () => {
+  test('a bundler given one element\u2019s module defines that element alone', async ({ page, context }) => {
+    // A site's source importing one element from the package, bundled by esbuild as a site would.
+    const site = mkdtempSync(join(tmpdir(), 'tb-npm-'));
+    mkdirSync(join(site, 'node_modules'));
+    symlinkSync(`${DIST}npm`, join(site, 'node_modules', 'transformer-block'), 'dir');
+    const bundled = await esbuild.build({
+      stdin: { contents: "import 'transformer-block/elements/param-table.js';", resolveDir: site },
+      bundle: true,
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    rmSync(site, { recursive: true, force: true });
+    const js = bundled.outputFiles[0].text;
+    await serveSite(context, {
+      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
+<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
+      '/app.js': { type: 'text/javascript', body: js },
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/app.html`);
+    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+    const defined = await page.evaluate((tags) => tags.filter((t) => customElements.get(t)), TAGS);
+    expect(defined).toEqual(['tb-param-table']);
     expect(problems).toEqual([]);
   });
 });

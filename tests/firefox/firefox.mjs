@@ -50,10 +50,10 @@ function freePort() {
   });
 }
 
-/** scripts/serve.mjs on a free port: { origin, stop() }, once it says it is listening. */
-export async function startServer() {
+/** scripts/serve.mjs on a free port (serving `root`, by default www/): { origin, stop() }, once it says it is listening. */
+export async function startServer(root = null) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/serve.mjs'), ...(root ? [root] : [])], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve.mjs did not start within 10 s: ${output}`)), 10_000);

@@ -1,0 +1,57 @@
+// The folder build (dist/transformer-block/, loaded by its autoloader) in Firefox: a course page
+// under a sub-path of its site, with every element, each one's module imported on sight; every
+// widget renders and nothing is logged. (tests/e2e/autoloader.spec.js compares each element with
+// the one-file bundle's, in Chromium.)
+//
+//   node --test tests/firefox/autoloader.test.mjs    (dist/ built: make dist)
+
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { startFirefox, startServer, unrenderedWidgets, widgetMessages } from './firefox.mjs';
+import { scanElements } from '../../scripts/build-dist.mjs';
+
+const FOLDER = fileURLToPath(new URL('../../dist/transformer-block/', import.meta.url));
+const TIMEOUT = { timeout: 60_000 };
+const TAGS = [...new Set(scanElements().map((e) => e.tag))];
+
+describe('the autoloaded folder in Firefox', () => {
+  let browser;
+  let server;
+  let site;
+
+  before(async () => {
+    assert.ok(existsSync(join(FOLDER, 'autoloader.js')), `${FOLDER} is missing: run make dist`);
+    // The course's site: the page, and the folder copied under a sub-path (serve.mjs follows no link out of its root).
+    site = mkdtempSync(join(tmpdir(), 'tb-course-'));
+    mkdirSync(join(site, 'assets', 'js'), { recursive: true });
+    cpSync(FOLDER, join(site, 'assets', 'js', 'transformer-block'), { recursive: true });
+    const body = TAGS.map((t) => ({ 'tb-example': '<tb-example name="layernorm"></tb-example>', 'tb-number': '<tb-number value="total_params"></tb-number>' })[t] ?? `<${t}></${t}>`).join('\n');
+    writeFileSync(
+      join(site, 'index.html'),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><script type="module" src="assets/js/transformer-block/autoloader.js"></script></head><body>${body}</body></html>`,
+    );
+    browser = await startFirefox();
+    server = await startServer(site);
+  }, TIMEOUT);
+
+  after(async () => {
+    await browser?.quit();
+    await server?.stop();
+    if (site) rmSync(site, { recursive: true, force: true });
+  }, TIMEOUT);
+
+  test('every element renders from its own module, with no message and nothing logged', TIMEOUT, async () => {
+    const { driver } = browser;
+    browser.problems.length = 0;
+    await driver.get(`${server.origin}/index.html`);
+    assert.deepEqual(await unrenderedWidgets(driver), [], 'widgets that did not render within 20 s');
+    assert.deepEqual(await widgetMessages(driver), []);
+    const modules = await driver.executeScript(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/elements/')));
+    assert.equal(new Set(modules).size, TAGS.length, `one module an element: ${modules.join(', ')}`);
+    assert.deepEqual(browser.problems, []);
+  });
+});
