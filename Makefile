@@ -53,9 +53,11 @@ setup:
 	$(call stage,'setup: scripts/setup.sh')
 	scripts/setup.sh
 
-# Three builds of the facade: whole (transformer_block*: the bundles inline it, a served page fetches
-# it when a widget runs TinyGPT), its analytic half alone (analytic*: the analytic model and the
-# worked examples, the first module a served page fetches), and the checkpoint facade (checkpoint*:
+# Four builds of the facade (crate/Cargo.toml's features; www/src/wasm.js picks): whole
+# (transformer_block*: the bundles inline it, a served page fetches it when a widget trains, times or
+# experiments), its analytic half alone (analytic*: the analytic model and the worked examples, the
+# first module a served page fetches), TinyGPT read alone (model*: the character model and its
+# inspection, for a page whose widgets only read TinyGPT), and the checkpoint facade (checkpoint*:
 # a Hugging Face checkpoint with its own tokenizer, fetched by the checkpoint worker when a widget
 # opens one; served pages only). The checkpoint facade is built twice: with relaxed SIMD too
 # (checkpoint-relaxed_bg.wasm, its fused multiply-add; the worker takes it where the browser has
@@ -64,10 +66,11 @@ setup:
 RELAXED := target/relaxed
 RELAXED_ENV := CARGO_TARGET_DIR=$(CURDIR)/$(RELAXED) RUSTFLAGS='-C target-feature=+simd128,+relaxed-simd'
 wasm:
-	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, the checkpoint facade twice)')
+	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, TinyGPT read alone, the checkpoint facade twice)')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
-	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features
+	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features --features analytic-facade
+	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name model --no-typescript --no-pack -- --no-default-features --features tinygpt-facade
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
 	$(RELAXED_ENV) wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../$(RELAXED)/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
 	@cmp -s $(RELAXED)/pkg/checkpoint.js www/pkg/checkpoint.js || { echo 'make wasm: the relaxed-SIMD checkpoint engine needs other glue than www/pkg/checkpoint.js' >&2; exit 1; }
@@ -186,7 +189,8 @@ test-clippy:
 	$(call stage,'test 2/9: lints (clippy, native and wasm32)')
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --package transformer-block --lib --test web --test web_train --test web_hostile --test web_checkpoint --target wasm32-unknown-unknown -- -D warnings
-	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
+	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features analytic-facade -- -D warnings
+	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features tinygpt-facade -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features checkpoint-facade -- -D warnings
 	cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings
 	$(RELAXED_ENV) cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings

@@ -8,7 +8,9 @@
 //   make bench QUICK=1    (the smoke run `make test` makes so this command cannot rot: every part
 //                          runs, with few samples; its figures are rough)
 //
-// 1. Sizes of what ships: raw, gzip (level 6), brotli (quality 11).
+// 1. Sizes of what ships: raw, gzip (level 6), brotli (quality 11); and what a page with one widget
+//    fetches each way an author embeds them: the autoloaded folder, the one file, the npm import
+//    (scripts/bench-embed.mjs).
 // 2. Load: headless Chromium, cold, the served lesson page and the offline file: from navigation
 //    start until every widget shows its content (each <tb-…> element's `rendered` promise), median
 //    of 10 loads; and the same at 4x CPU throttling (a phone).
@@ -29,6 +31,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { ROOT, launchChromium, startServer } from './browser.mjs';
 import { sweepSliders, typeInto, widgetsRendered } from './bench-in-page.mjs';
 import { torchPeers } from './torch-peers.mjs';
+import { embedBytes } from './bench-embed.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
 
 const quick = process.argv.includes('--quick');
@@ -49,6 +52,7 @@ const results = {
   quick,
   machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.versions.node, rustc: run('rustc', ['--version']).trim() },
   sizes: [],
+  embed: [],
   load: [],
   interaction: [],
   tinygpt: [],
@@ -57,7 +61,7 @@ const results = {
 };
 
 // 1. Sizes.
-for (const file of ['www/pkg/transformer_block_bg.wasm', 'dist/transformer-block.js', 'dist/transformer-block-lesson.html', 'dist/npm/index.js']) {
+for (const file of ['www/pkg/transformer_block_bg.wasm', 'www/pkg/analytic_bg.wasm', 'www/pkg/model_bg.wasm', 'dist/transformer-block.js', 'dist/transformer-block-lesson.html', 'dist/npm/index.js']) {
   const bytes = readFileSync(join(ROOT, file));
   results.sizes.push({ file, raw: bytes.length, gzip: gzipSync(bytes).length, brotli: brotliCompressSync(bytes).length });
 }
@@ -99,6 +103,9 @@ try {
   for (const r of nodeRows.filter((r) => r.flops === null)) {
     results.analytic.push({ name: r.name, what: r.what, native_ms: nativeMs(r.name), chromium_ms: chromeMs[r.name], node_ms: r.ms });
   }
+
+  log('embed: a page with one widget, each way');
+  results.embed = await embedBytes(browser);
 
   // 2. Load, cold (a new browser context each time: no cache), served page and offline file.
   const targets = [
@@ -210,6 +217,8 @@ const m = results.machine;
 console.log(`\nmake bench${quick ? ' QUICK=1 (rough: few samples)' : ''} · ${results.date} · ${m.cpu}, ${m.cores} cores · ${m.rustc} · Node ${m.node} · Chromium ${m.chromium}\n`);
 console.log('Sizes');
 table(['file', 'raw', 'gzip', 'brotli'], results.sizes.map((s) => [s.file, kb(s.raw), kb(s.gzip), kb(s.brotli)]));
+console.log('Embed: what a page with one widget fetches, gzip, the page aside (folder: in Chromium, once the widget shows)');
+table(['page', 'autoloaded folder', 'wasm it fetched', 'one file', 'npm import (esbuild)'], results.embed.map((e) => [`one <${e.tag}>`, `${kb(e.folder.bytes)} in ${e.folder.files} files`, e.folder.wasm.join(', '), kb(e.one_file), kb(e.npm)]));
 console.log(`Load: navigation start to the first screen complete (every widget on it showing its figures: prerendered ones once the page is parsed and painted), and to every widget's own render done (median of ${LOADS} cold loads; 1280 x 720)`);
 table(['page', 'CPU', 'widgets (prerendered)', 'first paint', 'first screen complete', 'all rendered live'], results.load.map((l) => [l.page, `${l.cpu_throttling}x`, `${l.first_screen_widgets} + ${l.widgets - l.first_screen_widgets} (${l.prerendered_widgets})`, l.median_first_paint_ms === null ? 'none' : `${Math.round(l.median_first_paint_ms)} ms`, `${Math.round(l.median_first_screen_ms)} ms`, `${Math.round(l.median_rendered_ms)} ms`]));
 console.log('Interaction: main-thread time per input event, every slider swept');

@@ -123,7 +123,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   renameSync(OUT, DIST);
 
   const rows = [
-    ['www/pkg/transformer_block_bg.wasm', sizes(join(PKG, 'transformer_block_bg.wasm'))],
+    ...['transformer_block', 'analytic', 'model'].map((f) => [`www/pkg/${f}_bg.wasm`, sizes(join(PKG, `${f}_bg.wasm`))]),
     ['dist/transformer-block.js', sizes(join(DIST, 'transformer-block.js'))],
     ['dist/npm/index.js', sizes(join(DIST, 'npm', 'index.js'))],
     ['dist/transformer-block/autoloader.js', sizes(join(DIST, 'transformer-block', 'autoloader.js'))],

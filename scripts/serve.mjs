@@ -11,7 +11,8 @@
 // (scripts/prerender.mjs, into dist/site/), that page is served in place of ROOT's, as long as it is
 // not older than ROOT's (an edited page is served as it is, live, until the next `make dist`).
 // Everything else comes from ROOT, so an edit under www/src shows on reload. `?live` on a page, or
-// TB_LIVE=1 for the whole server, serves ROOT's page as it is.
+// TB_LIVE=1 for the whole server, serves ROOT's page as it is. /transformer-block/ is the folder
+// `make dist` builds for authors (dist/transformer-block/), which the gallery's autoloaded page loads.
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -23,6 +24,10 @@ const HOST = '127.0.0.1';
 const PORT = Number(process.env.PORT ?? 8000);
 const ROOT = resolve(process.argv[2] ?? fileURLToPath(new URL('../www/', import.meta.url)));
 const PRERENDERED = process.env.TB_LIVE === '1' ? null : fileURLToPath(new URL('../dist/site/', import.meta.url));
+// The folder an author copies (`make dist`: dist/transformer-block/), served at /transformer-block/
+// for the gallery page that embeds the widgets by its autoloader (www/gallery/autoloaded.html).
+const FOLDER = fileURLToPath(new URL('../dist/transformer-block/', import.meta.url));
+const FOLDER_PATH = '/transformer-block/';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -94,8 +99,12 @@ const server = createServer(async (req, res) => {
       return send(res, 405, 'Method Not Allowed');
     }
     const { pathname, searchParams } = new URL(req.url, `http://${HOST}`);
-    let found = await resolveFile(rootReal, pathname);
-    if (found !== null && prerenderedReal && !searchParams.has('live')) found = (await prerendered(pathname, found)) ?? found;
+    const inFolder = pathname.startsWith(FOLDER_PATH);
+    // Looked up at each request: make dist replaces the folder while the server runs.
+    const folderReal = inFolder ? await realpath(FOLDER).catch(() => null) : null;
+    if (inFolder && !folderReal) return send(res, 404, 'Not Found: dist/transformer-block/ is built by make dist');
+    let found = inFolder ? await resolveFile(folderReal, pathname.slice(FOLDER_PATH.length - 1)) : await resolveFile(rootReal, pathname);
+    if (found !== null && !inFolder && prerenderedReal && !searchParams.has('live')) found = (await prerendered(pathname, found)) ?? found;
     if (found === null) return send(res, 403, 'Forbidden');
     if (found.file === null) return send(res, 404, 'Not Found');
     res.writeHead(200, {

@@ -36,7 +36,7 @@ function replaced(name, served, contents) {
  * deflate only): a gzipped page then costs about the compressed wasm, where base64 of the raw wasm
  * would cost a third more. The served wasm.js's exports, for one module: the bundle carries the
  * whole facade (both halves in one module cost it 84 KB less than the two the served page fetches),
- * so `wasm` is the whole facade and `fullLibrary()` and `fullModule()` return it and its compiled
+ * so `wasm` is the whole facade and `library(need)`, `fullLibrary()` and `fullModule()` return it and its compiled
  * module. Besides them, `wasmModule`, the compiled module's promise, which the npm package has
  * always exported.
  */
@@ -79,6 +79,8 @@ const inlineWasm = replaced('inline-wasm', join(SRC, 'wasm.js'), () => {
         });
         export const fullModule = () => wasmModule;
         export const fullLibrary = () => wasm;
+        export const library = () => wasm;
+        export const WHOLE_FACADE_WIDGETS = '';
       `;
 });
 

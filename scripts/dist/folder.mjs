@@ -6,8 +6,10 @@
 //   elements/NAME.js       an element's module (NAME: its file under www/src/elements/)
 //   chunks/*.js            what the elements share (base.js, the catalogs, the charts, …), and each
 //                          language's catalog but English, fetched when a `lang` asks for it
-//   pkg/analytic*          the wasm's analytic half, fetched by the first widget that renders
-//   pkg/transformer_block* the whole facade, fetched by the first widget that runs TinyGPT
+//   pkg/analytic*          the wasm's analytic half, fetched by the first analytic widget
+//   pkg/model*             TinyGPT read (no analytic model), fetched by a widget that only reads it
+//   pkg/transformer_block* the whole facade, fetched by the first widget that trains or experiments
+//                          (wasm.js: library)
 //   train-worker.js        the training worker (one classic script), started when a widget trains
 //
 // Every URL is relative to the module that holds it, so the folder works from any path of any site.
@@ -23,7 +25,7 @@ import { build, trainingWorker } from './bundle.mjs';
 /** The autoloader's most (gzip): it is the one request every page makes. */
 export const AUTOLOADER_BUDGET_GZIP = 10 * 1024;
 /** The wasm-bindgen glue and wasm the folder's modules fetch from pkg/. */
-const PKG_FILES = ['analytic.js', 'analytic_bg.wasm', 'transformer_block.js', 'transformer_block_bg.wasm'];
+const PKG_FILES = ['analytic', 'model', 'transformer_block'].flatMap((f) => [`${f}.js`, `${f}_bg.wasm`]);
 
 /**
  * Each element's module (elements/NAME.js) and the chunks they share, written into `out`: with the

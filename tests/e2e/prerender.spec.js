@@ -5,6 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { widgetMarkup } from '../../www/src/prerender/serialize.js';
 import { closingTag, widgetTags } from '../../scripts/prerender-insert.mjs';
 import { settled } from '../../scripts/prerender-settle.mjs';
@@ -16,6 +17,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EDITION_LIST = EDITIONS.filter((e) => existsSync(`${ROOT}www/${e.page}`));
 const PAGES = [...EDITION_LIST.map((e) => e.page), ...readdirSync(`${ROOT}www/gallery`).filter((f) => f.endsWith('.html')).map((f) => `gallery/${f}`)];
 const OFFLINE = `${ROOT}dist/transformer-block-lesson.html`;
+// Everything the served lesson fetches, every widget live, gzip level 6: 726.6 KB in 155 responses
+// (2026-12-05): its modules as written, unminified (243 KB), the analytic half and the whole facade
+// (397 KB), the page (41 KB). Issue 36 asks for 400 KB, which needs the lesson served from the
+// folder's minified modules and its analytic widgets waiting for the whole facade (BENCHMARKS.md,
+// "Embed only what a page uses"); until then this holds it where it is.
+const SERVED_LESSON_TOTAL_GZIP = 740 * 1024;
 
 /** The markup of each widget's template in a prerendered file, its stylesheets left out, in order. */
 function prerenderedMarkup(html) {
@@ -34,17 +41,25 @@ async function settledMarkup(page) {
   return widgets.map(({ tag, html }) => ({ tag, html }));
 }
 
+/**
+ * The autoloaded page defines each element when its module arrives, so the order the elements are
+ * made in, and with it their instance ids (tb1, tb2, …, unique only within each shadow root), varies
+ * from load to load: there they are made alike.
+ */
+const AUTOLOADED = new Set(['gallery/autoloaded.html']);
+const sameIds = (path, widgets) => (AUTOLOADED.has(path) ? widgets.map(({ tag, html }) => ({ tag, html: html.replace(/\btb\d+/g, 'tbN') })) : widgets);
+
 for (const path of PAGES) {
   test(`${path}: the prerendered widgets equal what the elements render, live and after taking over`, async ({ page }) => {
     test.setTimeout(60_000);
     const file = readFileSync(`${ROOT}dist/site/${path}`, 'utf8');
-    const prerendered = prerenderedMarkup(file);
+    const prerendered = sameIds(path, prerenderedMarkup(file));
     const problems = recordProblems(page);
     await page.goto(`/${path}?live`);
-    expect(await settledMarkup(page)).toEqual(prerendered);
+    expect(sameIds(path, await settledMarkup(page))).toEqual(prerendered);
     await page.goto(`/${path}`);
     expect(await page.evaluate(() => document.querySelector('template[shadowrootmode]'))).toBeNull(); // all attached
-    expect(await settledMarkup(page)).toEqual(prerendered);
+    expect(sameIds(path, await settledMarkup(page))).toEqual(prerendered);
     expect(problems).toEqual([]);
   });
 }
@@ -154,7 +169,7 @@ test('the prerendered figures stay, and say what is missing, when the model libr
   expect(errors).toEqual([]);
 });
 
-test.describe('the two halves of the wasm', () => {
+test.describe('the builds of the wasm a page fetches', () => {
   const wasmRequests = (page) => {
     const seen = [];
     page.on('request', (req) => {
@@ -162,25 +177,43 @@ test.describe('the two halves of the wasm', () => {
     });
     return seen;
   };
+  /** Opens `path` and waits until its widgets have rendered and the network is quiet. */
+  const visit = async (page, path) => {
+    await page.goto(path);
+    await waitForWidgets(page);
+    await page.waitForLoadState('networkidle');
+  };
 
   test('a page of analytic widgets fetches the analytic half only', async ({ page }) => {
     const seen = wasmRequests(page);
-    await page.goto('/gallery/masks.html');
-    await waitForWidgets(page);
-    await page.waitForLoadState('networkidle');
+    await visit(page, '/gallery/masks.html');
     expect(seen).toEqual(['analytic_bg.wasm']);
   });
 
-  test('the lesson fetches the whole facade once, after its other widgets are live', async ({ page }) => {
+  test('a page whose widgets only read TinyGPT fetches TinyGPT read alone, a page that trains the whole facade alone', async ({ page }) => {
+    const seen = wasmRequests(page);
+    await visit(page, '/gallery/attention.html');
+    expect(seen).toEqual(['model_bg.wasm']);
+    seen.length = 0;
+    // tb-attention and tb-tiny-gpt beside tb-train: the whole facade for all, not TinyGPT twice.
+    await visit(page, '/gallery/train.html');
+    expect(seen).toEqual(['transformer_block_bg.wasm']);
+  });
+
+  test('the lesson fetches the whole facade once, after its other widgets are live, within its bytes', async ({ page }) => {
     const seen = wasmRequests(page);
     const problems = recordProblems(page);
-    await page.goto('/');
-    await waitForWidgets(page);
-    await page.waitForLoadState('networkidle');
+    // Every response's body gzipped (level 6), as a server would send it: the page and all it asks for.
+    const bodies = [];
+    page.on('response', (res) => bodies.push(res.body().then((b) => gzipSync(b).length, () => 0)));
+    await visit(page, '/');
     expect(seen).toEqual(['analytic_bg.wasm', 'transformer_block_bg.wasm']);
+    const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
+    console.log(`the served lesson: ${(bytes / 1024).toFixed(1)} KB gzip in ${bodies.length} responses`);
+    expect(bytes).toBeLessThanOrEqual(SERVED_LESSON_TOTAL_GZIP);
     const order = await page.evaluate(async () => {
       const fetched = performance.getEntriesByType('resource').find((e) => e.name.endsWith('transformer_block_bg.wasm'));
-      const analytic = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && !el.needsModel());
+      const analytic = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && el.needs() === 'analytic');
       return { fetchStart: fetched.fetchStart, analyticLive: Math.max(...(await Promise.all(analytic.map((el) => el.rendered)))) };
     });
     expect(order.fetchStart).toBeGreaterThanOrEqual(order.analyticLive);
@@ -195,9 +228,7 @@ test.describe('the two halves of the wasm', () => {
         body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title><script type="module" src="../src/elements/index.js"></script></head><body><main><tb-anatomy model="gpt2-small"></tb-anatomy></main></body></html>',
       }),
     );
-    await page.goto('/gallery/one-anatomy.html');
-    await waitForWidgets(page);
-    await page.waitForLoadState('networkidle');
+    await visit(page, '/gallery/one-anatomy.html');
     expect(seen).toEqual(['analytic_bg.wasm']);
     const anatomy = page.locator('tb-anatomy');
     await anatomy.getByRole('combobox').first().selectOption('tiny-gpt');

@@ -1,6 +1,6 @@
 // The folder build (dist/transformer-block/, loaded by its autoloader) in Firefox: a course page
 // under a sub-path of its site, with every element, each one's module imported on sight; every
-// widget renders and nothing is logged. (tests/e2e/autoloader.spec.js compares each element with
+// widget renders and nothing is logged; a page with one <tb-attention> fetches TinyGPT read alone. (tests/e2e/autoloader.spec.js compares each element with
 // the one-file bundle's, in Chromium.)
 //
 //   node --test tests/firefox/autoloader.test.mjs    (dist/ built: make dist)
@@ -30,10 +30,10 @@ describe('the autoloaded folder in Firefox', () => {
     mkdirSync(join(site, 'assets', 'js'), { recursive: true });
     cpSync(FOLDER, join(site, 'assets', 'js', 'transformer-block'), { recursive: true });
     const body = TAGS.map((t) => ({ 'tb-example': '<tb-example name="layernorm"></tb-example>', 'tb-number': '<tb-number value="total_params"></tb-number>' })[t] ?? `<${t}></${t}>`).join('\n');
-    writeFileSync(
-      join(site, 'index.html'),
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><script type="module" src="assets/js/transformer-block/autoloader.js"></script></head><body>${body}</body></html>`,
-    );
+    const course = (html) =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title><script type="module" src="assets/js/transformer-block/autoloader.js"></script></head><body>${html}</body></html>`;
+    writeFileSync(join(site, 'index.html'), course(body));
+    writeFileSync(join(site, 'attention.html'), course('<tb-attention></tb-attention>'));
     browser = await startFirefox();
     server = await startServer(site);
   }, TIMEOUT);
@@ -52,6 +52,19 @@ describe('the autoloaded folder in Firefox', () => {
     assert.deepEqual(await widgetMessages(driver), []);
     const modules = await driver.executeScript(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/elements/')));
     assert.equal(new Set(modules).size, TAGS.length, `one module an element: ${modules.join(', ')}`);
+    assert.deepEqual(browser.problems, []);
+  });
+
+  test('a page with one <tb-attention> renders it with TinyGPT read alone', TIMEOUT, async () => {
+    const { driver } = browser;
+    browser.problems.length = 0;
+    await driver.get(`${server.origin}/attention.html`);
+    assert.deepEqual(await unrenderedWidgets(driver), [], 'widgets that did not render within 20 s');
+    assert.deepEqual(await widgetMessages(driver), []);
+    const maps = await driver.executeScript(() => document.querySelector('tb-attention').shadowRoot.querySelectorAll('canvas, svg').length);
+    assert.ok(maps > 0, 'no attention map drawn');
+    const wasm = await driver.executeScript(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.split('/').pop()).filter((f) => f.endsWith('.wasm')));
+    assert.deepEqual(wasm, ['model_bg.wasm']);
     assert.deepEqual(browser.problems, []);
   });
 });

@@ -1,7 +1,7 @@
 // dist/transformer-block/autoloader.js: the one tag of the folder build (`make dist`,
 // scripts/dist/folder.mjs). It finds the <tb-…> elements of the page, and those added later, and
 // imports each one's module from beside itself (elements/NAME.js, which imports the chunks it shares
-// with the others); the analytic half of the wasm, TinyGPT's whole facade and a language's catalog
+// with the others); the build of the wasm they need (wasm.js: library) and a language's catalog
 // come as those modules ask for them. So a page pays for the widgets it shows.
 //
 //   <script type="module" src="…/transformer-block/autoloader.js"></script>

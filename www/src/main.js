@@ -3,7 +3,7 @@
 // the table, formatted.
 
 import './elements/index.js';
-import { wasm } from './wasm.js';
+import { library } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
 import { langOf, loadLanguage, resolveLocale, translator } from './i18n.js';
 import { labelCells, tableCardsSheet } from './elements/table-cards.js';
@@ -69,7 +69,7 @@ function render(lib) {
 }
 
 try {
-  render(await wasm);
+  render(await library('analytic'));
 } catch (err) {
   // A prerendered page (make dist) came with the table filled in: it stays, as built.
   status.textContent = t(table.tBodies[0].rows.length ? 'page.libraryFailedPrerendered' : 'page.libraryFailed', { error: err.message });

@@ -1,32 +1,42 @@
 // The one place that loads the WebAssembly modules, each once for the whole page.
 //
-//   import { wasm, fullLibrary, fullModule } from './wasm.js';
-//   const { presets, count } = await wasm;      // the analytic half, fetched at once (~116 KB gzip)
-//   const { CharModel } = await fullLibrary();  // the whole facade, fetched on first call (~273 KB)
+//   import { library, fullLibrary, fullModule } from './wasm.js';
+//   const { presets, count } = await library('analytic'); // what an element needs (base.js: needs())
+//   const { CharModel } = await fullLibrary();  // the whole facade, fetched on first call (~275 KB)
 //   const compiled = await fullModule();        // its compiled WebAssembly.Module, for a worker
 //
-// `wasm` is the facade's analytic half (www/pkg/analytic*): the analytic model and the worked
-// examples, all the first screen's widgets need. `fullLibrary()` is the whole facade
-// (www/pkg/transformer_block*): TinyGPT's character model, training, timing and experiments besides;
-// a widget that runs TinyGPT asks for it (base.js: needsModel), so a page fetches it when the first
-// such widget renders, never twice, and not at all if none does. The two are separate instances:
-// nothing made by one is passed to the other. `fullModule()` is posted to the page's worker
-// (src/train/), which instantiates it for itself: fetched and compiled once however many run it.
+// The facade is built three ways (Cargo.toml's features, `make wasm`), and a page fetches the least
+// that covers its widgets:
+//   analytic  www/pkg/analytic*           the analytic model and the worked examples (~113 KB gzip)
+//   model     www/pkg/model*              TinyGPT read and looked inside, no analytic model (~187 KB)
+//   full      www/pkg/transformer_block*  both, with training, the experiments and timing (~275 KB)
+// `library(need)` gives the one an element needs, or the whole facade when it is already coming or
+// when the page holds a widget that will ask for it (WHOLE_FACADE_WIDGETS), so that no page fetches
+// TinyGPT twice. Each is fetched on the first call and never again, and not at all if nothing asks.
+// They are separate instances: nothing made by one is passed to another. `fullModule()` is posted to
+// the page's worker (src/train/), which instantiates it for itself: fetched and compiled once
+// however many run it.
 //
 // The imports are dynamic so that a missing or broken build rejects these promises (which a page
 // can report) instead of failing the whole module graph before any of our code runs.
 //
 // The bundles of `make dist` (one classic script, the offline lesson, the npm module) replace this
 // file with a loader of the whole wasm inlined in the script (gzip-compressed, base64), so they
-// fetch nothing and `wasm` is the whole facade too: scripts/dist/bundle.mjs, plugin `inline-wasm`.
+// fetch nothing and every need gets the whole facade: scripts/dist/bundle.mjs, plugin `inline-wasm`.
 // Same exports, same shapes.
 
 const pkg = (name) => ({
   glue: new URL(`../pkg/${name}.js`, import.meta.url),
   bytes: new URL(`../pkg/${name}_bg.wasm`, import.meta.url),
 });
-const ANALYTIC = pkg('analytic');
-const FULL = pkg('transformer_block');
+const FACADES = { analytic: pkg('analytic'), model: pkg('model'), full: pkg('transformer_block') };
+
+/**
+ * The widgets that ask for the whole facade (their class's `needs` is 'full', or their attributes
+ * make it so: base.js, needs()). A widget that only reads TinyGPT takes the whole facade too when
+ * one of these is on the page. tests/unit/facades.test.js keeps this list and the classes agreeing.
+ */
+export const WHOLE_FACADE_WIDGETS = 'tb-train, tb-ablation, tb-stream, tb-norm-race, tb-depth-latency, tb-anatomy[model="tiny-gpt"], tb-number[source]';
 
 const missing = (what, err) =>
   new Error(`could not load ${what} (${err.message}); build it with \`make wasm\``, { cause: err });
@@ -59,20 +69,29 @@ async function instantiate(files, compiled) {
   return glue;
 }
 
-/** The analytic half, instantiated once: the promise every widget that runs no TinyGPT awaits. */
-export const wasm = instantiate(ANALYTIC, compile(ANALYTIC));
-
+const instances = {};
 let fullCompiled = null;
-let fullInstance = null;
+
+/**
+ * The facade for `need` ('analytic', 'model' or 'full'), instantiated on the first call, the same
+ * promise after; the whole facade where it covers the need and is coming anyway.
+ */
+export function library(need) {
+  if (!(need in FACADES)) throw new Error(`no facade "${need}": analytic, model or full`);
+  const whole = need === 'full' || instances.full || (need === 'model' && globalThis.document?.querySelector(WHOLE_FACADE_WIDGETS));
+  if (whole) return fullLibrary();
+  instances[need] ??= instantiate(FACADES[need], compile(FACADES[need]));
+  return instances[need];
+}
 
 /** The whole facade's compiled module: fetched and compiled on the first call, the same promise after. */
 export function fullModule() {
-  fullCompiled ??= compile(FULL);
+  fullCompiled ??= compile(FACADES.full);
   return fullCompiled;
 }
 
 /** The whole facade, instantiated on the first call, the same promise after. */
 export function fullLibrary() {
-  fullInstance ??= instantiate(FULL, fullModule());
-  return fullInstance;
+  instances.full ??= instantiate(FACADES.full, fullModule());
+  return instances.full;
 }

@@ -3,19 +3,16 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::training::train_settings;
-use super::{amount, count_within, to_js, whole};
+use super::settings::train_settings;
+use super::{amount, count_within, to_js};
 use crate::error::Error;
-use crate::experiments::{ablation::ablate, stream::stream_stats};
-use crate::messages::{self, Phrase};
-use crate::nn::BlockMode;
 use crate::nn::{weights as checkpoint, TinyGpt, TrainableGpt};
 use crate::numbers::whole_number;
 use crate::train::sample::{generate, read};
 use crate::train::sampler::Sampling;
 use crate::train::shipped::Shipped;
 use crate::train::trainer::initial_model;
-use crate::train::{Corpus, TrainSettings, Vocabulary};
+use crate::train::{TrainSettings, Vocabulary};
 
 /// A character-level TinyGPT for the page to read text with: the shipped trained weights, the
 /// untrained model of a seed, or weights trained in the page.
@@ -26,7 +23,8 @@ pub struct CharModel {
     source: String,
     /// The same weights in flat buffers, made on first use by the experiments.
     flat: Option<TrainableGpt>,
-    /// A measurement under way (`begin_measure`, `measure_step`).
+    /// A measurement under way (`begin_measure`, `measure_step`: the experiments' facade only).
+    #[cfg_attr(not(feature = "experiments-facade"), allow(dead_code))]
     pub(super) measurement: Option<crate::experiments::measurement::Measurement>,
 }
 
@@ -144,50 +142,6 @@ impl CharModel {
             self.flat = Some(TrainableGpt::from_model(&self.model, crate::train::model_files::EXPERIMENT_BATCH)?);
         }
         Ok(self.flat.as_mut().expect("made above"))
-    }
-
-    /// The model in flat buffers, with `text` as ids (default: the held-out tail of the lesson prose).
-    pub(super) fn flat_and_text(&mut self, text: Option<String>) -> Result<(&mut TrainableGpt, Vec<usize>), Error> {
-        let ids = match text {
-            Some(t) => self.vocab.encode(&t),
-            None => Corpus::lessons(&self.vocab, self.model.context()).held_out,
-        };
-        Ok((self.flat()?, ids))
-    }
-
-    /// The loss on `text` (default: the held-out tail) by the evaluation protocol, with block `block`
-    /// "removed" or "overwritten", or every block "intact" (`block` is then ignored). One
-    /// configuration a call, so a page can spread an experiment over several frames.
-    pub fn loss(&mut self, mode: &str, block: f64, text: Option<String>) -> Result<JsValue, JsValue> {
-        let n = self.model.blocks.len();
-        let mode = BlockMode::parse(mode)?;
-        let block = if mode == BlockMode::Intact { 0 } else { whole("block", block)? };
-        if block >= n {
-            return Err(
-                Error::out_of_range("block", block, Phrase::of(messages::MODEL_BLOCKS).count("last", n - 1)).into()
-            );
-        }
-        let (flat, ids) = self.flat_and_text(text)?;
-        flat.block_modes = vec![BlockMode::Intact; n];
-        flat.block_modes[block] = mode;
-        let result = crate::train::evaluate::evaluate(flat, &ids);
-        flat.block_modes = vec![BlockMode::Intact; n];
-        to_js(&result?)
-    }
-
-    /// The whole ablation on `text` (default: the held-out tail): `{ intact, uniform, tokens,
-    /// blocks: [{ block, removed, overwritten }] }`.
-    pub fn ablation(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
-        let (flat, ids) = self.flat_and_text(text)?;
-        to_js(&ablate(flat, &ids)?)
-    }
-
-    /// The stream around each block on `text` (default: the held-out tail): `{ embedding_norm,
-    /// positions, blocks: [{ block, stream_norm, attention_norm, attention_fraction, feed_forward_norm,
-    /// feed_forward_fraction, cosine_in_out }] }`.
-    pub fn stream(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
-        let (flat, ids) = self.flat_and_text(text)?;
-        to_js(&stream_stats(flat, &ids)?)
     }
 
     /// `{ source, n_params, layers, width, heads, norm, context, vocab_size, longest_text, uniform_loss,

@@ -1,12 +1,11 @@
 //! Looking inside the character model: every intermediate of one forward pass over the reader's
 //! text (each tensor a Float32Array with its shape, not a list of numbers), where each head looks
-//! over the held-out text, and the next character's distribution before and after the sampler.
+//! next character's distribution before and after the sampler.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{char_model::CharModel, to_js};
-use crate::experiments::heads::head_summaries;
 use crate::nn::inspect::{Inspection, Tensor};
 use crate::nn::NormPlacement;
 
@@ -113,14 +112,6 @@ impl CharModel {
         put(&root, "weights", &tensor(&r.attentions()));
         put(&root, "scores", &tensor(&r.scores()));
         Ok(root)
-    }
-
-    /// Where each head looks over `text` (default: the held-out tail of the lesson prose): `{
-    /// queries, windows, heads: [{ block, head, previous, same, first, entropy, uniform_entropy }],
-    /// standouts: { previous, same, first, focused, broadest } }`.
-    pub fn head_summaries(&mut self, text: Option<String>) -> Result<JsValue, JsValue> {
-        let (flat, ids) = self.flat_and_text(text)?;
-        to_js(&head_summaries(flat, &ids)?)
     }
 
     /// The next character after `text` (its last P characters, the model's context) before and

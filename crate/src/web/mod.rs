@@ -1,9 +1,8 @@
 //! The WebAssembly facade: the only module with `#[wasm_bindgen]`, a file a concern (analytic, the
-//! worked examples and the model report; training; timing; the character model; inspecting it).
-//! All but the first make the TinyGPT half (feature `tinygpt-facade`, on by default): `make wasm`
-//! also builds the facade without it, the small module a page fetches first, and a third time with
-//! the checkpoint facade instead (feature `checkpoint-facade`): a real checkpoint in the page's
-//! checkpoint worker, with its own tokenizer.
+//! worked examples and the model report; the character model and inspecting it; the experiments;
+//! training; timing; a real checkpoint), each under the feature of the facades that export it
+//! (Cargo.toml: `make wasm` builds the analytic half, TinyGPT read alone, the whole, and the
+//! checkpoint worker's facade with its own tokenizer).
 //! Thin by design: it reads what
 //! JavaScript passes, calls the library, and returns plain objects (field names as in Rust).
 //! Every library error becomes a JavaScript `Error` (the `?` below, through `From<Error> for
@@ -50,6 +49,7 @@ impl From<Error> for JsValue {
     }
 }
 
+#[cfg(feature = "analytic-facade")]
 /// A JavaScript array read entry by entry with `item`; anything but an array is refused with
 /// "expected {expected}".
 fn list<T>(what: &str, value: &JsValue, expected: &str, item: impl Fn(JsValue) -> Option<T>) -> Result<Vec<T>, Error> {
@@ -60,17 +60,20 @@ fn list<T>(what: &str, value: &JsValue, expected: &str, item: impl Fn(JsValue) -
     value.unchecked_ref::<js_sys::Array>().iter().map(|entry| item(entry).ok_or_else(refused)).collect()
 }
 
+#[cfg(feature = "analytic-facade")]
 /// A list of numbers as JavaScript passes it (an array), each entry as it is: NaN and the
 /// infinities reach the library's own checks, which say what is allowed.
 fn numbers(what: &str, value: &JsValue, expected: &str) -> Result<Vec<f64>, Error> {
     list(what, value, expected, |entry| entry.as_f64())
 }
 
+#[cfg(feature = "analytic-facade")]
 /// A list of rows, each a list of numbers (as [`numbers`]).
 fn rows(what: &str, value: &JsValue, expected: &str) -> Result<Vec<Vec<f64>>, Error> {
     list(what, value, expected, |row| numbers(what, &row, expected).ok())
 }
 
+#[cfg(feature = "analytic-facade")]
 fn floats(what: &str, value: JsValue) -> Result<Vec<f32>, Error> {
     let xs = numbers(what, &value, "a list of numbers")?;
     Ok(xs.into_iter().map(|x| x as f32).collect())
@@ -81,6 +84,7 @@ fn whole(what: &str, x: f64) -> Result<usize, Error> {
     usize::try_from(n).map_err(|_| Error::out_of_range(what, n, "it is too large"))
 }
 
+#[cfg(feature = "analytic-facade")]
 fn ids(value: JsValue) -> Result<Vec<usize>, Error> {
     let xs = numbers("token ids", &value, "a list of whole numbers")?;
     xs.into_iter().map(|x| whole("token id", x)).collect()
@@ -103,6 +107,10 @@ fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> crate::messages::P
     whole(what, x)
 }
 
+// Each facade's modules: the analytic model (analytic-facade); reading and looking inside the
+// character model (tinygpt-facade); the experiments, training and timing (experiments-facade); a real
+// checkpoint (checkpoint-facade); what a weights-src folder holds (every facade).
+#[cfg(feature = "analytic-facade")]
 mod analytic;
 #[cfg(feature = "tinygpt-facade")]
 mod char_model;
@@ -110,21 +118,28 @@ mod char_model;
 mod checkpoint;
 #[cfg(feature = "checkpoint-facade")]
 mod checkpoint_sampling;
+#[cfg(feature = "experiments-facade")]
+mod experiments;
 #[cfg(feature = "tinygpt-facade")]
 mod inspect;
-#[cfg(feature = "tinygpt-facade")]
+#[cfg(feature = "experiments-facade")]
 mod measure;
 #[cfg(feature = "tinygpt-facade")]
+mod settings;
+#[cfg(feature = "experiments-facade")]
 mod timing;
-#[cfg(feature = "tinygpt-facade")]
+#[cfg(feature = "experiments-facade")]
 mod training;
+mod weights_src;
 
+#[cfg(feature = "analytic-facade")]
 pub use analytic::*;
 #[cfg(feature = "tinygpt-facade")]
 pub use char_model::*;
 #[cfg(feature = "checkpoint-facade")]
 pub use checkpoint::*;
-#[cfg(feature = "tinygpt-facade")]
+#[cfg(feature = "experiments-facade")]
 pub use timing::*;
-#[cfg(feature = "tinygpt-facade")]
+#[cfg(feature = "experiments-facade")]
 pub use training::*;
+pub use weights_src::*;

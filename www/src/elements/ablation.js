@@ -62,7 +62,7 @@ const MODES = { removed: 'ablation.modeRemoved', overwritten: 'ablation.modeOver
 
 export class TbAblation extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'mode', 'results-src', 'text'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;

@@ -101,9 +101,9 @@ class TbAnatomy extends TbElement {
     this.#live = null;
   }
 
-  /** TinyGPT's live tensors need the whole facade: from the start when the page asks for TinyGPT. */
-  needsModel() {
-    return this.attr('model', DEFAULT_MODEL) === 'tiny-gpt';
+  /** TinyGPT's live tensors beside the analytic model: the whole facade, from the start when the page asks for TinyGPT. */
+  needs() {
+    return this.attr('model', DEFAULT_MODEL) === 'tiny-gpt' ? 'full' : 'analytic';
   }
 
   render(lib) {

@@ -39,7 +39,7 @@ const attentionSheet = sheet(ATTENTION_CSS + CHECKPOINT_ATTENTION_CSS);
 
 class TbAttention extends TbElement {
   static observedAttributes = ['text', 'model', 'seed', 'weights-src'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'model'; // TinyGPT read: the model facade, or the whole one where it is coming (base.js)
   static styles = [attentionSheet, checkpointSheet, tableCardsSheet];
 
   #models = this.hold(new ModelShown(this, checkpointAttention(this), { fallback: () => this.#modelAttr(), attributes: ['model', 'seed', 'weights-src'] }));

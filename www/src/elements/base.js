@@ -22,7 +22,7 @@
 // of work per task (render-queue.js), so every widget has rendered long before a reader scrolls
 // to it, and a reader's input is never kept waiting behind a page of widgets.
 
-import { fullLibrary, wasm } from '../wasm.js';
+import { library as facade } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
 import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
@@ -149,13 +149,14 @@ export class TbElement extends HTMLElement {
   }
 
   /**
-   * Whether this element runs TinyGPT (its character model, training, timing): it then renders
-   * with the whole facade (fullLibrary in ../wasm.js), else with the analytic half every page fetches
-   * first. The class's static `needsModel`; an element whose need depends on its attributes
-   * overrides this.
+   * Which facade this element renders with (../wasm.js): 'analytic' (the analytic model and the
+   * worked examples, the default), 'model' (it reads TinyGPT: the character model and its
+   * inspection) or 'full' (it trains, times or experiments, or needs TinyGPT and the analytic model
+   * both). The class's static `needs`; an element whose need depends on its attributes overrides
+   * this. A class or attributes that make it 'full' are named in WHOLE_FACADE_WIDGETS too.
    */
-  needsModel() {
-    return Boolean(this.constructor.needsModel);
+  needs() {
+    return this.constructor.needs ?? 'analytic';
   }
 
   /**
@@ -199,7 +200,7 @@ export class TbElement extends HTMLElement {
       // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
       // cannot be fetched leaves English, which is always here.
       const language = loadLanguage(this.locale);
-      const library = this.needsModel() ? fullLibrary() : wasm;
+      const library = facade(this.needs());
       // Both looked at (each is watched from now on): a render that waits for a fetch takes its turn.
       const waited = !(hasSettled(language) & hasSettled(library));
       let lib;

@@ -31,7 +31,7 @@ const DEPTH_RUNS = 15;
 const STAGE_REPS = 9;
 
 export class TbDepthLatency extends TbElement {
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS)];
 
   #lib;

@@ -39,7 +39,7 @@ let races = 0;
 
 export class TbNormRace extends TbElement {
   static observedAttributes = ['seed', 'steps', 'warmup'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS)];
 
   #lib;

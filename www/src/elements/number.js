@@ -69,8 +69,9 @@ export class TbNumber extends TbElement {
     if (!this.prerendered) this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
   }
 
-  needsModel() {
-    return sourceNeedsModel(this.attr('source', null));
+  /** A figure of a TinyGPT (its training data, its heads): the whole facade. */
+  needs() {
+    return sourceNeedsModel(this.attr('source', null)) ? 'full' : 'analytic';
   }
 
   render(lib) {

@@ -61,7 +61,7 @@ export function inTurn(render) {
  * The queue of first renders. Each connected element waits here until it is near the viewport (an
  * IntersectionObserver with a screen's margin) or until the background pass reaches it, whichever
  * comes first. Where the observer does not exist (an old browser, a test DOM) it renders at once.
- * A prerendered element that runs TinyGPT (needsModel) shows its figures already: the background
+ * A prerendered element that runs TinyGPT (needs(): not 'analytic') shows its figures already: the background
  * pass takes it last, once every other widget is live, so the whole facade is fetched after the
  * page's first renders, unless it nears the viewport or the reader touches it (focus, pointer or
  * key) before.
@@ -85,7 +85,7 @@ export const firstRenders = (() => {
   function touched(event) {
     start(event.currentTarget);
   }
-  const later = (el) => el.prerendered && el.needsModel();
+  const later = (el) => el.prerendered && el.needs() !== 'analytic';
   const pass = async () => {
     passScheduled = false;
     if (passing) return; // the pass under way schedules the next one

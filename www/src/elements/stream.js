@@ -57,7 +57,7 @@ function streamTable(t) {
 
 export class TbStream extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'results-src', 'text'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS), checkpointSheet];
 
   #lib;

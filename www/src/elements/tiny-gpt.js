@@ -31,7 +31,7 @@ const DEFAULT_TEXT = 'the residual';
 
 class TbTinyGpt extends TbElement {
   static observedAttributes = ['text', 'seed', 'weights-src', 'temperature', 'top-k', 'top-p'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'model'; // TinyGPT read: the model facade, or the whole one where it is coming (base.js)
   static styles = [heatmapSheet, checkpointSheet, samplingSheet];
 
   #real = checkpointSampling(this);

@@ -53,7 +53,7 @@ let runs = 0;
 
 export class TbTrain extends TbElement {
   static observedAttributes = ['seed', 'steps', 'learning-rate', 'warmup', 'layers', 'norm'];
-  static needsModel = true; // TinyGPT: the whole facade (base.js)
+  static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS)];
 
   #lib;
