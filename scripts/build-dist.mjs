@@ -16,27 +16,32 @@
 //   dist/npm/                           the npm package: index.js (ES module, wasm inlined, so it works
 //                                       in any bundler with no asset configuration), elements/NAME.js
 //                                       (one element alone, the same way; chunks/ shared), index.d.ts,
+//                                       custom-elements.json, vscode.html-custom-data.json,
 //                                       transformer-block.js (the IIFE, for CDNs), package.json, README.md
 //
 // In every bundle www/src/wasm.js (which imports www/pkg/transformer_block.js and lets it fetch the
 // .wasm beside it) is replaced by a loader that hands wasm-bindgen the inlined bytes, so nothing is
 // fetched. The build fails loudly when the lesson page references a file it cannot inline, when the
-// bundle could end an inline <script> early, or when the types no longer match the elements.
+// bundle could end an inline <script> early, or when the elements' manifest (custom-elements.json,
+// from their doc comments; the types and the editor data are made from it) disagrees with them.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BuildError, DIST, EDITIONS, ELEMENTS, LESSON_FILE, PKG, ROOT, SRC, WWW, fail } from './dist/common.mjs';
-import { declaredTags, scanElements } from './dist/elements.mjs';
+import { scanElements } from './dist/elements.mjs';
+import { buildManifest, checkManifest } from './dist/manifest.mjs';
+import { indexDts } from './dist/types.mjs';
+import { vscodeHtmlData } from './dist/vscode.mjs';
 import { inlineLessonPage, tokenize, URL_ATTRS, isData, isFragment, isWeb } from './dist/lesson-page.mjs';
 import { build, elementsEntry, inlineModules, moduleEntry, onlyLanguage } from './dist/bundle.mjs';
 import { resolveLocale } from '../www/src/i18n.js';
-import { ELEMENT_DTS, npmPackage, npmReadme } from './dist/npm.mjs';
+import { ELEMENT_DTS, MANIFEST, VSCODE_HTML_DATA, npmPackage, npmReadme } from './dist/npm.mjs';
 import { buildFolder, elementModules } from './dist/folder.mjs';
 
 // What the tests and the other scripts use, from where they have always found it.
-export { LESSON_FILE, scanElements, declaredTags, inlineLessonPage, tokenize };
+export { LESSON_FILE, scanElements, inlineLessonPage, tokenize };
 export { cssProblem, inlineScriptProblem, withHashes } from './dist/lesson-page.mjs';
 
 function version() {
@@ -64,19 +69,11 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   const elements = scanElements();
   if (elements.length === 0) fail('no customElements.define(\'tb-…\', …) under www/src/elements/');
 
-  // The hand-written types must name exactly the elements there are.
-  const dts = readFileSync(join(SRC, 'entry-module.d.ts'), 'utf8');
-  const declared = declaredTags(dts);
-  const key = (e) => `${e.tag} ${e.className}`;
-  const missing = elements.filter((e) => !declared.some((d) => key(d) === key(e)));
-  const stale = declared.filter((d) => !elements.some((e) => key(d) === key(e)));
-  if (missing.length) {
-    fail(
-      'www/src/entry-module.d.ts does not declare every element:' +
-        missing.map((e) => `\n  add '${e.tag}': ${e.className} (defined in ${relative(ROOT, e.file)}), with its class`).join(''),
-    );
-  }
-  for (const d of stale) console.warn(`build-dist: warning: entry-module.d.ts declares '${d.tag}': ${d.className}, which no file defines`);
+  // The manifest, from the elements' source and doc comments, must say what they do; the types and
+  // VS Code's data are made from it.
+  const manifest = buildManifest();
+  checkManifest(manifest, elements);
+  const manifestJson = `${JSON.stringify(manifest, null, 2)}\n`;
 
   // Everything is written into a staging folder and moved into place only when all of it is built
   // and checked, so a failed build leaves the previous dist/ as it was.
@@ -101,7 +98,9 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
     );
   }
   writeFileSync(join(OUT, 'npm', 'index.js'), esm.outputFiles[0].text);
-  writeFileSync(join(OUT, 'npm', 'index.d.ts'), dts);
+  writeFileSync(join(OUT, 'npm', 'index.d.ts'), indexDts(manifest));
+  writeFileSync(join(OUT, 'npm', MANIFEST), manifestJson);
+  writeFileSync(join(OUT, 'npm', VSCODE_HTML_DATA), `${JSON.stringify(vscodeHtmlData(manifest), null, 2)}\n`);
   writeFileSync(join(OUT, 'npm', 'transformer-block.js'), iifeJs);
   writeFileSync(join(OUT, 'npm', 'package.json'), `${JSON.stringify(npmPackage(v), null, 2)}\n`);
   writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
@@ -110,6 +109,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
 
   // 3. The folder to copy, loaded by its autoloader: only the modules a page's elements need.
   await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);
+  writeFileSync(join(OUT, 'transformer-block', MANIFEST), manifestJson);
 
   // 4. The offline lessons, one an edition, each with the catalog of its page's language only.
   for (const edition of EDITIONS) {

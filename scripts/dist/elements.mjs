@@ -1,5 +1,5 @@
-// The elements the bundles define (every customElements.define under www/src/elements/) and the
-// ones the hand-written types declare (www/src/entry-module.d.ts), so make dist can hold them equal.
+// The elements the bundles define: every customElements.define under www/src/elements/ (make dist
+// holds the manifest, manifest.mjs, to them).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,11 +22,4 @@ export function scanElements(dir = ELEMENTS) {
   };
   walk(dir);
   return found.sort((a, b) => a.tag.localeCompare(b.tag));
-}
-
-/** The `'tb-…': Class` entries of HTMLElementTagNameMap in a hand-written .d.ts. */
-export function declaredTags(dts) {
-  const map = dts.match(/interface\s+HTMLElementTagNameMap\s*\{([^}]*)\}/);
-  if (!map) return [];
-  return [...map[1].matchAll(/['"](tb-[a-z0-9-]+)['"]\s*:\s*([A-Za-z_$][\w$]*)/g)].map((m) => ({ tag: m[1], className: m[2] }));
 }

@@ -2,6 +2,11 @@
 
 import { basename } from 'node:path';
 
+/** The elements' manifest, in the package and in the folder (manifest.mjs). */
+export const MANIFEST = 'custom-elements.json';
+/** VS Code's HTML custom data for the elements, in the package (vscode.mjs). */
+export const VSCODE_HTML_DATA = 'vscode.html-custom-data.json';
+
 export function npmPackage(v) {
   return {
     name: 'transformer-block',
@@ -13,6 +18,8 @@ export function npmPackage(v) {
     main: './index.js',
     module: './index.js',
     types: './index.d.ts',
+    // Where tools (editors, documentation viewers, linters) find the elements' manifest.
+    customElements: MANIFEST,
     exports: {
       '.': { types: './index.d.ts', default: './index.js' },
       // One element alone: importing it defines that element and nothing else (its chunks, with
@@ -20,10 +27,12 @@ export function npmPackage(v) {
       './elements/*.js': { types: './elements/element.d.ts', default: './elements/*.js' },
       './transformer-block.js': './transformer-block.js',
       './package.json': './package.json',
+      [`./${MANIFEST}`]: `./${MANIFEST}`,
+      [`./${VSCODE_HTML_DATA}`]: `./${VSCODE_HTML_DATA}`,
     },
     unpkg: './transformer-block.js',
     jsdelivr: './transformer-block.js',
-    files: ['index.js', 'index.d.ts', 'elements', 'chunks', 'transformer-block.js', 'README.md'],
+    files: ['index.js', 'index.d.ts', 'elements', 'chunks', 'transformer-block.js', MANIFEST, VSCODE_HTML_DATA, 'README.md'],
     // Importing the module defines the custom elements: a bundler must not drop it.
     sideEffects: true,
     keywords: ['transformer', 'gpt', 'web-components', 'custom-elements', 'webassembly', 'education'],
@@ -63,6 +72,17 @@ Elements: ${elements.map((e) => `\`<${e.tag}>\``).join(', ')}.
 
 Content-Security-Policy: the widgets need no inline script or style and no eval; WebAssembly needs
 \`script-src 'wasm-unsafe-eval'\`.
+
+## In an editor
+
+\`${MANIFEST}\` describes every element: its attributes (allowed values, defaults), its
+\`tb-ready\` event and the \`--tb-*\` CSS custom properties that theme it; \`index.d.ts\` is made
+from it. For VS Code's completion and hover on the tags and their attributes, in
+\`.vscode/settings.json\`:
+
+\`\`\`json
+{ "html.customData": ["./node_modules/transformer-block/${VSCODE_HTML_DATA}"] }
+\`\`\`
 `;
 }
 

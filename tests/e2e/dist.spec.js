@@ -527,6 +527,23 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
   });
 });
 
+test.describe('the elements\u2019 manifest', () => {
+  test('custom-elements.json lists every element, package.json points to it, the VS Code data names every tag', () => {
+    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
+    expect(pkg.customElements).toBe('custom-elements.json');
+    expect(pkg.files).toEqual(expect.arrayContaining(['custom-elements.json', 'vscode.html-custom-data.json']));
+    const text = readFileSync(`${DIST}npm/${pkg.customElements}`, 'utf8');
+    expect(readFileSync(`${DIST}transformer-block/custom-elements.json`, 'utf8')).toBe(text);
+    const manifest = JSON.parse(text);
+    const elements = manifest.modules.flatMap((m) => m.declarations.filter((d) => d.tagName).map((d) => [d.tagName, d.name, m.path]));
+    expect(elements).toHaveLength(16);
+    expect(elements.sort()).toEqual(scanElements().map((e) => [e.tag, e.className, `elements/${e.file.split('/elements/')[1]}`]).sort());
+    for (const [, , path] of elements) expect(existsSync(`${DIST}npm/${path}`), path).toBe(true);
+    const data = JSON.parse(readFileSync(`${DIST}npm/vscode.html-custom-data.json`, 'utf8'));
+    expect(data.tags.map((t) => t.name).sort()).toEqual([...TAGS].sort());
+  });
+});
+
 test.describe('the npm package, one element at a time', () => {
   test('a bundler given one element\u2019s module defines that element alone', async ({ page, context }) => {
     // A site's source importing one element from the package, bundled by esbuild as a site would.

@@ -2,7 +2,8 @@
 // defines every <tb-…> element (./elements/index.js). The classes are exported, read back from the
 // registry (so the element files need not export them), for `instanceof` and subclassing; `wasm` is
 // the promise of the one shared WebAssembly instance (the facade), for a page that wants the numbers
-// without a widget; `addLanguage(tag, catalog)` adds or overrides a language the widgets speak; `allRendered()` resolves once every widget on the page shows its content. Types: entry-module.d.ts beside this file. `make dist` fails when an element
+// without a widget; `addLanguage(tag, catalog)` adds or overrides a language the widgets speak; `allRendered()` resolves once every widget on the page shows its content. Types: entry-module.api.d.ts beside this file, and what make dist
+// generates from the elements' manifest (scripts/dist/types.mjs). `make dist` fails when an element
 // defined under ./elements/ is missing here.
 
 import './elements/index.js';

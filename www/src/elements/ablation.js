@@ -60,6 +60,22 @@ function ablationTable(t) {
 /** The modes, each with the catalog key of its radio's label. */
 const MODES = { removed: 'ablation.modeRemoved', overwritten: 'ablation.modeOverwritten' };
 
+/**
+ * @summary The loss of a trained TinyGPT with each block removed or overwriting the stream, against
+ *   the intact loss and a uniform guess; GPT-2 small's reported figures beside it.
+ *
+ * @attr {'six-blocks' | 'shipped'} [model=six-blocks] - The trained TinyGPT measured: six blocks of
+ *   width 16, or the 2-block one the page ships.
+ * @attr {'removed' | 'overwritten'} [mode=removed] - Each block taken out (the stream passes it by),
+ *   or made to overwrite the stream instead of adding to it.
+ * @attr {string} weights-src - The URL, on the page's own site, of a model folder `tblock train`
+ *   wrote (or its model.safetensors), shown first once loaded; or of a Hugging Face checkpoint
+ *   folder (GPT-2, Llama, Mistral, Qwen2), the ablation measured on that model in the page.
+ * @attr {string} results-src - The URL, on the page's own site, of the JSON `tblock ablate` printed
+ *   for a real checkpoint, shown as measured in place of GPT-2 small's reported figures.
+ * @attr {string} text - With a Hugging Face checkpoint, the first text measured; default the lesson's
+ *   held-out text.
+ */
 export class TbAblation extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'mode', 'results-src', 'text'];
   static needs = 'full'; // TinyGPT run: the whole facade (base.js)

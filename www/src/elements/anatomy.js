@@ -84,6 +84,18 @@ ${GROUPS.map(
 .headline dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
 `;
 
+/**
+ * @summary The "select any part" diagram of a decoder: each part's shapes at T, its parameters
+ *   and its share of the model, the breakdown bar and the headline figures.
+ *
+ * @attr {'tiny-gpt' | 'gpt2-small' | 'gpt2-medium' | 'gpt2-large' | 'gpt2-xl' | 'llama3-8b' | 'llama3-70b' | 'mixtral-8x7b' | string} [model=gpt2-small] - A preset, or the text of a Hugging Face config.json.
+ *   The reader's pick in the model switcher wins until the page changes model or config-src.
+ *   With tiny-gpt, the selected part's live tensor for a text the reader types.
+ * @attr {string} config-src - A config.json to show in place of model: "#id" of a
+ *   <script type="application/json"> in the page, or the URL of a .json file on the page's own site.
+ * @attr {number} [seq-len=8] - T, the sequence length the shapes are given at: a whole number from
+ *   1 to the model's context.
+ */
 class TbAnatomy extends TbElement {
   static observedAttributes = ['model', 'config-src', 'seq-len'];
   static styles = [sheet(CSS), modelSwitcherSheet, heatmapSheet, sheet(ATTENTION_CSS), sheet(LIVE_CSS), tableCardsSheet];

@@ -37,6 +37,19 @@ const MODELS = ['shipped', 'six-blocks', 'untrained'];
 
 const attentionSheet = sheet(ATTENTION_CSS + CHECKPOINT_ATTENTION_CSS);
 
+/**
+ * @summary Where each head of TinyGPT looks for a text the reader types: a map per head of every
+ *   block, with a table alternative, and a chosen head's scores before the softmax.
+ *
+ * @attr {string} [text="the residual"] - The text read, 1 to 16 characters. A Hugging Face
+ *   checkpoint reads up to 64 tokens; its default is "The residual stream carries every token through each block".
+ * @attr {'shipped' | 'six-blocks' | 'untrained'} [model=shipped] - The model shown first: the
+ *   2-block TinyGPT the page ships, the six-block one, or the untrained model of seed.
+ * @attr {number} [seed=0] - The untrained model's seed, a whole number.
+ * @attr {string} weights-src - The URL, on the page's own site, of a model folder `tblock train`
+ *   wrote (or its model.safetensors), shown first once loaded; or of a Hugging Face checkpoint
+ *   folder (GPT-2, Llama, Mistral, Qwen2), shown as the real model it is, its text cut by its own tokenizer.
+ */
 class TbAttention extends TbElement {
   static observedAttributes = ['text', 'model', 'seed', 'weights-src'];
   static needs = 'model'; // TinyGPT read: the model facade, or the whole one where it is coming (base.js)

@@ -59,6 +59,28 @@ const speaking = (() => {
   };
 })();
 
+/**
+ * The base of every <tb-…> element. What it documents here, the manifest gives each element.
+ *
+ * @fires tb-ready - Once, when the element first shows its content or its message. It bubbles and
+ *   crosses shadow roots; detail: { time }, performance.now() then (also the value of `rendered`).
+ *
+ * @cssprop [--tb-bg=#ffffff] - The widget's background; #1b1e23 in a dark colour scheme.
+ * @cssprop [--tb-fg=#1d1f23] - Text; #e6e8ec in a dark colour scheme.
+ * @cssprop [--tb-muted=#5b6270] - Secondary text and axis titles; #a3aab6 in a dark colour scheme.
+ * @cssprop [--tb-rule=#d9dce2] - Borders, grid lines and table rules; #3a3f4a in a dark colour scheme.
+ * @cssprop [--tb-accent=#2557a7] - Focus rings, sliders, cursors and highlights; #8ab4f8 in a dark colour scheme.
+ * @cssprop [--tb-error=#a11d1d] - The messages about bad attributes or inputs; #ffb4b4 in a dark colour scheme.
+ * @cssprop [--tb-embeddings=#7a5195] - The embeddings in diagrams and bars; #c39bd3 in a dark colour scheme.
+ * @cssprop [--tb-attention=#2a78c2] - Attention in diagrams and bars; #7fb8ee in a dark colour scheme.
+ * @cssprop [--tb-feed-forward=#d1603d] - The feed-forward network and the experts; #f0a07f in a dark colour scheme.
+ * @cssprop [--tb-norms=#6b8f3a] - The norms; #a8cf74 in a dark colour scheme.
+ * @cssprop [--tb-output-head=#b8860b] - The output head; #e6c15c in a dark colour scheme.
+ * @cssprop [--tb-router=#138a80] - The mixture-of-experts router; #6fd3c8 in a dark colour scheme.
+ * @cssprop [--tb-font=system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif] - The text's font.
+ * @cssprop [--tb-font-mono=ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace] - The font of code and of numbers in code style.
+ * @cssprop [--tb-radius=8px] - The widget's corner radius.
+ */
 export class TbElement extends HTMLElement {
   static styles = [];
 
@@ -72,6 +94,7 @@ export class TbElement extends HTMLElement {
   /**
    * True while the element works towards what it will show after its render (the experiments'
    * measurements in the page's worker), so a script or a test can wait for it to settle.
+   * @public
    */
   busy = false;
   /**
@@ -81,7 +104,7 @@ export class TbElement extends HTMLElement {
   locale = 'en';
   t = translator('en');
 
-  /** A promise of the time (performance.now()) the element first showed its content or message. */
+  /** A promise of the time (performance.now()) the element first showed its content or message. @public */
   rendered = new Promise((resolve) => {
     this.#ready = resolve;
   });
@@ -119,7 +142,7 @@ export class TbElement extends HTMLElement {
       for (const type of ['click', 'input', 'change']) this.shadowRoot.addEventListener(type, note, true);
     }
     this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
-    /** A prefix unique to this element, for ids inside its shadow root and for labels. */
+    /** A prefix unique to this element, for ids inside its shadow root and for labels. @public */
     this.uid = `tb${++ids}`;
   }
 
@@ -187,7 +210,7 @@ export class TbElement extends HTMLElement {
     return part;
   }
 
-  /** Re-render once, after the current batch of changes (not before its first render's turn). */
+  /** Re-render once, after the current batch of changes (not before its first render's turn). @public */
   update() {
     if (!this.#started || this.#scheduled) return;
     this.#scheduled = true;

@@ -48,6 +48,16 @@ const CSS = `${FRAME_CSS}
 .readout strong { font-weight: 600; }
 `;
 
+/**
+ * @summary Forward FLOPs per token against T, the parameter term and the attention term, and one
+ *   block's attention share with the crossover marked.
+ *
+ * @attr {'tiny-gpt' | 'gpt2-small' | 'gpt2-medium' | 'gpt2-large' | 'gpt2-xl' | 'llama3-8b' | 'llama3-70b' | 'mixtral-8x7b' | string} [model=gpt2-small] - A preset, or the text of a Hugging Face config.json.
+ *   The reader's pick in the model switcher wins until the page changes model or config-src.
+ * @attr {string} config-src - A config.json to show in place of model: "#id" of a
+ *   <script type="application/json"> in the page, or the URL of a .json file on the page's own site.
+ * @attr {number} [seq-len=8] - T where the cursor starts: a whole number from 1 to the model's context.
+ */
 export class TbCostChart extends TbElement {
   static observedAttributes = ['model', 'config-src', 'seq-len'];
   static styles = [sheet(CSS), modelSwitcherSheet];

@@ -30,6 +30,10 @@ const REPS_PER_TASK = 3;
 const DEPTH_RUNS = 15;
 const STAGE_REPS = 9;
 
+/**
+ * @summary Where the time goes, timed in the reader's browser: one token through four stacks of the
+ *   same block parameters, and one block's attention stage as a share of its time at growing T.
+ */
 export class TbDepthLatency extends TbElement {
   static needs = 'full'; // TinyGPT run: the whole facade (base.js)
   static styles = [sheet(CSS)];

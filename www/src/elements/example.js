@@ -60,6 +60,13 @@ fieldset.fields legend { padding: 0; font-weight: 600; margin-bottom: 0.25rem; }
 table.pairs { width: auto; min-width: 12rem; }
 `;
 
+/**
+ * @summary One of the lessons' worked examples, run live: the reader edits its inputs and the
+ *   result and every step recompute.
+ *
+ * @attr {'residual' | 'layernorm' | 'gelu' | 'feed-forward' | 'tiny-gpt' | 'tied-output' | 'masks' | 'param-count' | 'moe' | 'balance-loss' | 'flops'} [name=residual]
+ *   - Which example; missing or unknown, residual is shown with a message naming the choices.
+ */
 class TbExample extends TbElement {
   static observedAttributes = ['name'];
   static styles = [sheet(CSS), masksSheet];

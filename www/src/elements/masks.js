@@ -125,6 +125,13 @@ export function masksView({ uid, lib, n, position = null, seed, ids = [], t = tr
   );
 }
 
+/**
+ * @summary An encoder block and a decoder block side by side: which (query, key) pairs each may
+ *   use, and which outputs move when one token changes.
+ *
+ * @attr {number} [tokens=5] - The tokens in the input, 1 to 16.
+ * @attr {number} [seed=0] - The blocks' seed, a whole number.
+ */
 class TbMasks extends TbElement {
   static observedAttributes = ['tokens', 'seed'];
   static styles = [masksSheet];

@@ -23,6 +23,17 @@ td.num, tbody th { white-space: nowrap; }
 .note { font-size: 0.92rem; }
 `;
 
+/**
+ * @summary The memory a model's weights take in each number format, and its key/value cache per
+ *   token and for B sequences of T tokens.
+ *
+ * @attr {'tiny-gpt' | 'gpt2-small' | 'gpt2-medium' | 'gpt2-large' | 'gpt2-xl' | 'llama3-8b' | 'llama3-70b' | 'mixtral-8x7b' | string} [model=gpt2-small] - A preset, or the text of a Hugging Face config.json.
+ *   The reader's pick in the model switcher wins until the page changes model or config-src.
+ * @attr {string} config-src - A config.json to show in place of model: "#id" of a
+ *   <script type="application/json"> in the page, or the URL of a .json file on the page's own site.
+ * @attr {number} [batch=1] - B, the sequences in the batch: a whole number from 1.
+ * @attr {number} [seq-len=8] - T, the tokens per sequence: a whole number from 1 to the model's context.
+ */
 export class TbMemory extends TbElement {
   static observedAttributes = ['model', 'config-src', 'batch', 'seq-len'];
   static styles = [sheet(CSS), tableCardsSheet, modelSwitcherSheet];

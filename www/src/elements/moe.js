@@ -43,6 +43,16 @@ function list(items, t, separator = 'moe.listComma') {
   return t('moe.listAnd', { rest: items.slice(0, -1).join(t(separator)), last: items.at(-1) });
 }
 
+/**
+ * @summary A mixture-of-experts router: a slider per expert's score, the top k kept and their gate
+ *   weights, and a batch of tokens through a seeded layer with its load-balancing loss.
+ *
+ * @attr {number} experts - The experts, a whole number from 1 to 64, for the sliders and the layer;
+ *   absent: the lesson's 4 scores and a layer of 8.
+ * @attr {number} [k=2] - The experts kept per token, from 1 to the number of experts.
+ * @attr {number} [tokens=64] - The tokens in the batch, from 1 to 4,096.
+ * @attr {number} [seed=0] - The seed of the layer and the batch, a whole number.
+ */
 class TbMoe extends TbElement {
   static observedAttributes = ['experts', 'k', 'tokens', 'seed'];
   static styles = [sheet(CSS)];

@@ -37,6 +37,14 @@ const FIELDS = [
 
 let races = 0;
 
+/**
+ * @summary Pre-LN against post-LN: two six-block TinyGPTs from the same seed trained side by side,
+ *   both loss curves, and what the race found, stated from its numbers.
+ *
+ * @attr {number} [seed=0] - The seed both models start from: the same weights and the same batches.
+ * @attr {number} [steps=300] - The training steps of each model.
+ * @attr {number} [warmup=0] - The learning rate's warmup, in steps.
+ */
 export class TbNormRace extends TbElement {
   static observedAttributes = ['seed', 'steps', 'warmup'];
   static needs = 'full'; // TinyGPT run: the whole facade (base.js)

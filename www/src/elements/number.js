@@ -58,6 +58,27 @@ function cached(key, compute) {
   return result;
 }
 
+/**
+ * @summary One number from the library, inline in a sentence: a field of a result, formatted.
+ *   A bad attribute shows a short bracketed message in its place, the whole one in its tooltip.
+ *
+ * @attr {'tiny-gpt' | 'gpt2-small' | 'gpt2-medium' | 'gpt2-large' | 'gpt2-xl' | 'llama3-8b' | 'llama3-70b' | 'mixtral-8x7b' | string} [model=gpt2-small]
+ *   - The model for source count: a preset, or the text of a Hugging Face config.json.
+ * @attr {number} [seq-len=8] - T, for source count.
+ * @attr {number} [batch=1] - B, for source count.
+ * @attr {'count' | 'defaults' | 'training-data' | 'shipped-model-six' | 'shipped-model' | 'heads' | 'heads-six' | 'heads-untrained' | 'training-run' | 'example:residual' | 'example:layernorm' | 'example:gelu' | 'example:feed-forward' | 'example:tiny-gpt' | 'example:tied-output' | 'example:masks' | 'example:param-count' | 'example:moe-routing' | 'example:moe-sizes' | 'example:balance' | 'example:flops'} [source=count]
+ *   - The result the number is taken from: the model's report (count), the examples' inputs
+ *   (defaults), TinyGPT's training data, a shipped model, where its heads look, nanoGPT's GPT-2 run,
+ *   or a worked example run on the lessons' inputs. Underscores for hyphens work, and an example's
+ *   name without "example:".
+ * @attr {string} args - A JSON list of arguments replacing the example's default inputs, e.g. "[70e9, 1e12]".
+ * @attr {string} value - The dotted path of the number in the result: a field, a list item by index
+ *   (output.0) or by its key, name, part, group or dtype (groups.attention.share). Blank: the whole result.
+ * @attr {'integer' | 'compact' | 'percent' | 'si' | 'si-k' | 'si-M' | 'si-G' | 'si-T' | 'si-P' | 'scientific' | 'bytes' | 'decimal' | 'vector' | 'shape' | 'text'} format
+ *   - How the number is written. Blank: integer for a whole number, decimal otherwise, vector for a
+ *   list, text for words.
+ * @attr {number} [digits=3] - Decimal places for decimal and vector; significant digits for scientific.
+ */
 export class TbNumber extends TbElement {
   static observedAttributes = ['model', 'seq-len', 'batch', 'source', 'args', 'value', 'format', 'digits'];
   static styles = [STYLES];

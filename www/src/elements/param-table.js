@@ -78,6 +78,15 @@ summary { cursor: pointer; }
 .note { font-size: 0.9rem; }
 `;
 
+/**
+ * @summary The parameter count part by part, with its formula, per block and in the model; the
+ *   totals beside Kaplan's 12·L·d²; and every tensor.
+ *
+ * @attr {'tiny-gpt' | 'gpt2-small' | 'gpt2-medium' | 'gpt2-large' | 'gpt2-xl' | 'llama3-8b' | 'llama3-70b' | 'mixtral-8x7b' | string} [model=gpt2-small] - A preset, or the text of a Hugging Face config.json.
+ *   The reader's pick in the model switcher wins until the page changes model or config-src.
+ * @attr {string} config-src - A config.json to show in place of model: "#id" of a
+ *   <script type="application/json"> in the page, or the URL of a .json file on the page's own site.
+ */
 export class TbParamTable extends TbElement {
   static observedAttributes = ['model', 'config-src'];
   static styles = [sheet(CSS), tableCardsSheet, modelSwitcherSheet];

@@ -55,6 +55,20 @@ function streamTable(t) {
   };
 }
 
+/**
+ * @summary The stream as a sum of small edits: per block of a trained TinyGPT, the stream's norm,
+ *   what attention and the feed-forward add to it, and the cosine between the stream entering and leaving.
+ *
+ * @attr {'six-blocks' | 'shipped'} [model=six-blocks] - The trained TinyGPT measured: six blocks of
+ *   width 16, or the 2-block one the page ships.
+ * @attr {string} weights-src - The URL, on the page's own site, of a model folder `tblock train`
+ *   wrote (or its model.safetensors), shown first once loaded; or of a Hugging Face checkpoint
+ *   folder (GPT-2, Llama, Mistral, Qwen2), the figures measured on that model in the page.
+ * @attr {string} results-src - The URL, on the page's own site, of the JSON `tblock stream` printed
+ *   for a real checkpoint, shown as measured in place of GPT-2 small's reported figures.
+ * @attr {string} text - With a Hugging Face checkpoint, the first text measured; default the lesson's
+ *   held-out text.
+ */
 export class TbStream extends TbElement {
   static observedAttributes = ['model', 'weights-src', 'results-src', 'text'];
   static needs = 'full'; // TinyGPT run: the whole facade (base.js)

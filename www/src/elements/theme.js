@@ -8,6 +8,10 @@
 //   --tb-embeddings, --tb-attention, --tb-feed-forward, --tb-norms,
 //   --tb-output-head, --tb-router                                      breakdown colours
 //   --tb-font, --tb-font-mono, --tb-radius                             type and corners
+//
+// Each is documented (what it sets, its defaults) by an @cssprop on TbElement (base.js), which the
+// elements' manifest gives every element; `make dist` fails when one here is not, or when a
+// documented default is not the one below.
 
 export const THEME_CSS = `
 :host {

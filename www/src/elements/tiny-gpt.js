@@ -29,6 +29,21 @@ const samplingSheet = sheet(SAMPLING_CSS + CHECKPOINT_SAMPLING_CSS);
 
 const DEFAULT_TEXT = 'the residual';
 
+/**
+ * @summary TinyGPT reading characters: the residual stream and the logits as heatmaps, the likeliest
+ *   next characters, and the sampler (temperature, top-k, top-p) with "Write on".
+ *
+ * @attr {string} [text="the residual"] - The text read (its last 16 characters). A Hugging Face
+ *   checkpoint's default is "The residual stream carries every token through each block".
+ * @attr {number} seed - Start from the lessons' TinyGPT as this seed initialises it, before any
+ *   training (a whole number); absent: the trained model the page ships.
+ * @attr {string} weights-src - The URL, on the page's own site, of a model folder `tblock train`
+ *   wrote (or its model.safetensors), shown first once loaded; or of a Hugging Face checkpoint
+ *   folder (GPT-2, Llama, Mistral, Qwen2), sampled at its own tokens.
+ * @attr {number} [temperature=0.8] - The sampler's starting temperature.
+ * @attr {number} top-k - The sampler keeps the k likeliest characters; absent: every character.
+ * @attr {number} [top-p=1] - The sampler keeps the fewest likeliest characters whose probabilities reach p.
+ */
 class TbTinyGpt extends TbElement {
   static observedAttributes = ['text', 'seed', 'weights-src', 'temperature', 'top-k', 'top-p'];
   static needs = 'model'; // TinyGPT read: the model facade, or the whole one where it is coming (base.js)

@@ -51,6 +51,18 @@ const FIELDS = [
 
 let runs = 0;
 
+/**
+ * @summary Train TinyGPT in the page, in a worker: the loss curve against the uniform, unigram and
+ *   bigram losses, a sample of its writing, and the finished model offered to every <tb-tiny-gpt>.
+ *   Each attribute sets a control's starting value; the library checks its range.
+ *
+ * @attr {number} [seed=0] - The seed of the weights and the batches, a whole number.
+ * @attr {number} [steps=600] - Training steps, 1 to 100,000.
+ * @attr {number} [learning-rate=0.003] - The peak learning rate.
+ * @attr {number} [warmup=0] - The learning rate's warmup, in steps.
+ * @attr {number} [layers=2] - The blocks, 1 to 8.
+ * @attr {'pre' | 'post'} [norm=pre] - Where the norm sits: before each sublayer (pre-LN) or after the add (post-LN).
+ */
 export class TbTrain extends TbElement {
   static observedAttributes = ['seed', 'steps', 'learning-rate', 'warmup', 'layers', 'norm'];
   static needs = 'full'; // TinyGPT run: the whole facade (base.js)

@@ -31,6 +31,18 @@ const FIELDS = [
   { key: 'utilisation', attr: 'utilisation' },
 ];
 
+/**
+ * @summary The compute of a training run, 6·N·D, and how long it takes at a given peak and
+ *   utilisation; each attribute sets a field's starting value (default: nanoGPT's GPT-2 run on an A100).
+ *
+ * @attr {number} params - N, the parameters that take part in a matrix product; default GPT-2
+ *   small's, all but its position table.
+ * @attr {number} [tokens-per-iteration=491520] - Tokens per iteration: batch × sequence length ×
+ *   gradient steps.
+ * @attr {number} [iterations=600000] - Iterations; D is tokens per iteration × iterations.
+ * @attr {number} [peak-tflops=312] - The hardware's peak in TFLOP/s (an A100 in bf16: 312).
+ * @attr {number} [utilisation=1] - The fraction of the peak reached: above 0, at most 1.
+ */
 export class TbTrainingCost extends TbElement {
   static observedAttributes = FIELDS.map((f) => f.attr);
   static styles = [sheet(CSS)];
