@@ -143,3 +143,18 @@ test('a widget in French fetches the French catalog, once; its English neighbour
   expect(problems).toEqual([]);
   await context.close();
 });
+
+test('a build of the wasm that cannot be fetched: the widgets that need it say so, the others render', async ({ browser }) => {
+  const context = await browser.newContext();
+  await serveCourse(context, { '/page.html': autoloaded('<tb-attention></tb-attention><tb-masks></tb-masks>') }, { missing: ['pkg/model_bg.wasm'] });
+  const p = await context.newPage();
+  const problems = recordProblems(p, { origin: SITE });
+  await p.goto(`${SITE}/page.html`);
+  await rendered(p, ['tb-attention', 'tb-masks']);
+  await expect(p.locator('tb-attention .error')).toContainText('This widget could not load its model library: could not load');
+  await expect(p.locator('tb-attention .error')).toContainText('model_bg.wasm');
+  await expect(p.locator('tb-masks figure[data-side="decoder"]')).toBeVisible();
+  // The browser's own line about the 404 aside, nothing is said, nothing uncaught.
+  expect(problems.filter((m) => !/HTTP 404|failed request|Failed to load resource/.test(m))).toEqual([]);
+  await context.close();
+});

@@ -1,98 +1,19 @@
 // What `make dist` ships, tested as a learner and a course site would use it, with the network closed:
 // the offline lesson opened from disk, dist/transformer-block.js on a hostile page under a strict
-// Content-Security-Policy, several widgets and late ones sharing one wasm instance, the npm module,
-// the size budget, and the lesson inliner's refusals. Needs dist/ (`make dist`; `make test` builds it).
+// Content-Security-Policy, several widgets and late ones sharing one wasm instance. (The npm package:
+// npm.spec.js; the bytes: sizes.spec.js; the inliner: inliner.spec.js.) Needs dist/ (`make dist`;
+// `make test` builds it).
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as esbuild from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import { inlineLessonPage, scanElements } from '../../scripts/build-dist.mjs';
-import { recordProblems } from './helpers.js';
+import { scanElements } from '../../scripts/build-dist.mjs';
+import { SITE, STRICT_CSP, htmlFile, serveSite, shadowText, watch } from './course-page.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = `${ROOT}dist/`;
 const LESSON = `${DIST}transformer-block-lesson.html`;
 const BUNDLE = `${DIST}transformer-block.js`;
-// Gzipped (level 6), KB = 1,024 bytes. 300 KB until the lesson shipped a second trained model;
-// raised to 350 KB for it (issue 9); brought back to 312 KB by building all but the kernels for size
-// and storing the weights in fewer levels (issue 10); 314 KB with the first hardening slice (issue 11:
-// short messages, scientific notation, names that carry the figures, tables as cards on phones);
-// 324 KB with the rest of it and the reader's own model (issues 11 and 12: focus kept, widgets
-// released, the config and checkpoint panels; 320.3 KB then). The wasm: 255 KB, 258 KB with the
-// checkpoint loader and the fuzzing's fixes (256.2 KB then). Issue 17 (inside TinyGPT: every tensor of
-// a pass, where each head looks, one sampler with top-k and top-p, and the attention maps, the
-// anatomy's live tensors and the sampler's view that show them) took the lesson to 343.7 KB and the
-// wasm to 269.4 KB: 348 and 272 KB. The experiments measured in a worker, in slices (issue 18: the
-// stepwise measurement in the wasm, CharModel in the worker's bundle): 349.8 and 272.7 KB, so 352
-// and 276 KB; a checkpoint's results files checked by the library (issue 19): 276.1 KB, so 277 KB
-// for the wasm. The aim is 300 KB for the lesson and 150 KB for the wasm: what
-// stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
-// module, loaded on need.
-// The widgets' languages (issue 20): the one-tag script carries the English, French and Chinese
-// catalogs: 351.5 KB with six widgets translated, 358.2 KB with ten, so 362 KB. (Fetching the
-// French and Chinese catalogs from beside the script, on need, would take them out again.) Every
-// widget translated, and the library's messages as data: 397.3 KB, so 400 KB. The inlined wasm packed
-// with xz instead of zopfli's gzip (issue 18): 367.6 KB, so 370 KB; results handed to JavaScript as JSON
-// text (serde_json and JSON.parse, not serde-wasm-bindgen): 363.6 KB, so 366 KB; with the messages
-// of a real checkpoint in every catalog (issue 35: a weights-src folder that names one is refused
-// with them; the engine itself stays out of the bundles), 366.1 KB, so 368 KB; 368.4 KB with a
-// reader's real checkpoint dropped in the panel and the experiments' messages on a real model (issue
-// 35: the bundles refuse the one and never show the other, but carry the panel's code and the
-// catalogs whole), so 370 KB; 369.9 KB with a kept copy's words, then 367.4 KB once the bundles'
-// checkpoint catalogs hold only the keys they show (scripts/dist/bundle.mjs,
-// BUNDLED_CHECKPOINT_KEYS). Issue 36's per-element imports are where the rest comes back.
-const BUDGET_GZIP = 370 * 1024;
-// The offline lesson carries every widget's first render since issue 18's prerender (declarative
-// shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
-// 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
-// languages (issue 20: i18n.js and the English catalog; the file carries only its page's language):
-// 402.9 KB, so 404 KB; six widgets' texts in the English catalog: 405.2 KB, ten: 407.5 KB, so 412 KB;
-// all sixteen, their panels and the library's messages (each text now a catalog entry, its key
-// written twice): 421.7 KB, so 424 KB; 423.1 KB with tb-masks' fixed frame. The inlined wasm packed
-// with xz instead of zopfli's gzip (issue 18): 392.7 KB, so 396 KB; results as JSON text: 386.6 KB,
-// so 390 KB (388.4 KB once tb-masks' grids are drawn whole at 16 tokens). Charts fitted to the
-// width they get (issue 33: the chart frame's stylesheet in each of the six chart widgets' own, 0.6
-// KB of the gzip, and the tick labels and wordings a narrow box hides, 0.3 KB): 390.1 KB, so 392 KB;
-// 390.3 KB with tb-moe's bars in the frame and the diagrams drawn for a 320 px phone; 391.9 KB with a
-// real checkpoint's messages (issue 35), so 394 KB; 394.0 KB with the real model in every widget
-// that looks inside one and the reader's own (issue 35: their texts in the catalog, the panel's and
-// the switchers' code; the views themselves stay out), so 396 KB.
-const LESSON_BUDGET_GZIP = 396 * 1024;
-// The French edition (issue 20; French is longer than English, and its file carries the French
-// catalog beside the English one it falls back to): 415.8 KB with the xz-packed wasm, so 420 KB;
-// results as JSON text: 411.4 KB, so 414 KB; 413.4 KB with the charts fitted to their width (issue 33);
-// 415.5 KB with a real checkpoint's messages (issue 35), so 416 KB; 417.0 KB with the reader's own
-// real checkpoint dropped in its panel (issue 35; its messages, and the panel's code, which the
-// one-file build keeps to refuse it), so 418 KB; 418.1 KB with the real model in every widget that
-// looks inside one (issue 35), so 420 KB.
-const LESSON_FR = `${DIST}transformer-block-lesson-fr.html`;
-const LESSON_FR_BUDGET_GZIP = 420 * 1024;
-// The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
-// their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
-const SERVED_LESSON = `${DIST}site/index.html`;
-// The facade's analytic half, the one module a served page fetches for its first screen and its
-// analytic widgets (issue 18: at most 150 KB): 114.0 KB; 119.7 KB with the library's messages as data; 112.5 KB with
-// results as JSON text.
-const ANALYTIC_WASM = `${ROOT}www/pkg/analytic_bg.wasm`;
-const ANALYTIC_BUDGET_GZIP = 150 * 1024;
-const SERVED_LESSON_BUDGET_GZIP = 44 * 1024;
-// TinyGPT read alone (the character model and its inspection, no analytic model, training or
-// experiments), what a page of <tb-attention> or <tb-tiny-gpt> fetches (issue 36): 186.7 KB.
-const MODEL_WASM = `${ROOT}www/pkg/model_bg.wasm`;
-const MODEL_BUDGET_GZIP = 190 * 1024;
-const WASM = `${ROOT}www/pkg/transformer_block_bg.wasm`;
-// The library's messages as data (issue 20: each code's English template, and the message's data
-// on every thrown error): 280.4 KB, so 282 KB; results as JSON text: 273.0 KB, so 276 KB.
-const WASM_BUDGET_GZIP = 276 * 1024;
 
-/** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
-const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
-/** A made-up course site; every request to it is answered by page.route, any other is refused. */
-const SITE = 'https://course.example';
 
 const TAGS = [...new Set(scanElements().map((e) => e.tag))];
 
@@ -102,65 +23,7 @@ test.beforeAll(() => {
   }
 });
 
-/**
- * Records what a page does wrong (see recordProblems: console errors and warnings, uncaught
- * exceptions, failed requests and requests beyond `origin`), CSP violations (an init script listens
- * for securitypolicyviolation), and counts WebAssembly instantiations by wrapping
- * WebAssembly.instantiate, instantiateStreaming and the Instance constructor.
- */
-async function watch(page, origin = SITE) {
-  const problems = recordProblems(page, { origin });
-  await page.addInitScript(() => {
-    const tb = (window.__tb = { violations: [], instances: 0 });
-    document.addEventListener('securitypolicyviolation', (e) => {
-      tb.violations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-    // The facade's instances: a module given imports (wasm-bindgen's). The xz decoder that unpacks
-    // the inlined wasm is instantiated with none, and is not counted.
-    const facade = (imports) => imports !== undefined && Object.keys(imports).length > 0;
-    for (const name of ['instantiate', 'instantiateStreaming']) {
-      const original = WebAssembly[name];
-      WebAssembly[name] = function (...args) {
-        if (facade(args[1])) tb.instances++;
-        return original.apply(this, args);
-      };
-    }
-    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
-      construct(target, args, newTarget) {
-        if (facade(args[1])) tb.instances++;
-        return Reflect.construct(target, args, newTarget);
-      },
-    });
-  });
-  return problems;
-}
-
-/**
- * Serves `files` ({ path: { body, type, headers } }) at SITE and refuses every other request;
- * returns the list of every URL requested.
- */
-async function serveSite(context, files) {
-  const requested = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    requested.push(url);
-    const file = url.startsWith(`${SITE}/`) ? files[new URL(url).pathname] : undefined;
-    if (!file) return route.abort('blockedbyclient');
-    return route.fulfill({
-      status: 200,
-      headers: { 'Content-Type': file.type, ...(file.headers ?? {}) },
-      body: file.body,
-    });
-  });
-  return requested;
-}
-
 const bundleFile = () => ({ body: readFileSync(BUNDLE), type: 'text/javascript; charset=utf-8' });
-const htmlFile = (body, csp = STRICT_CSP) => ({
-  body,
-  type: 'text/html; charset=utf-8',
-  headers: csp ? { 'Content-Security-Policy': csp } : {},
-});
 
 /**
  * Every <tb-…> in the document and in shadow roots: its tag, whether its shadow root has content,
@@ -198,7 +61,6 @@ async function allRendered(page) {
   return widgetReport(page);
 }
 
-const shadowText = (locator) => locator.evaluate((el) => el.shadowRoot.textContent);
 
 /**
  * Opens the offline lesson from disk with every other request refused and recorded; returns
@@ -490,160 +352,5 @@ ${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-examp
     expect(await page.evaluate(() => window.__tb.instances)).toBe(1);
     expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
     expect(problems).toEqual([]);
-  });
-});
-
-test.describe('the npm package', () => {
-  test('package.json, types and the ES module, which defines and exports every element', async ({ page, context }) => {
-    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
-    const root = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
-    expect(pkg).toMatchObject({ name: 'transformer-block', version: root.version, type: 'module' });
-    expect(pkg.exports['.']).toEqual({ types: './index.d.ts', default: './index.js' });
-    for (const f of pkg.files) expect(existsSync(`${DIST}npm/${f}`), f).toBe(true);
-    const dts = readFileSync(`${DIST}npm/index.d.ts`, 'utf8');
-    const classes = scanElements().map((e) => e.className);
-    for (const c of classes) expect(dts).toContain(`export declare class ${c} `);
-
-    await serveSite(context, {
-      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
-<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
-      '/app.js': {
-        type: 'text/javascript',
-        body: `import * as tb from './index.js';
-window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().length,
-  same: ${JSON.stringify(scanElements())}.every((e) => customElements.get(e.tag) === tb[e.className]) };`,
-      },
-      '/index.js': { body: readFileSync(`${DIST}npm/index.js`), type: 'text/javascript' },
-    });
-    const problems = await watch(page);
-    await page.goto(`${SITE}/app.html`);
-    await expect.poll(() => page.evaluate(() => window.__module)).toBeTruthy();
-    const info = await page.evaluate(() => window.__module);
-    expect(info.names).toEqual(expect.arrayContaining([...classes, 'TbElement', 'wasm']));
-    expect(info).toMatchObject({ presets: 8, same: true });
-    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
-    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
-    expect(problems).toEqual([]);
-  });
-});
-
-test.describe('the elements\u2019 manifest', () => {
-  test('custom-elements.json lists every element, package.json points to it, the VS Code data names every tag', () => {
-    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
-    expect(pkg.customElements).toBe('custom-elements.json');
-    expect(pkg.files).toEqual(expect.arrayContaining(['custom-elements.json', 'vscode.html-custom-data.json']));
-    const text = readFileSync(`${DIST}npm/${pkg.customElements}`, 'utf8');
-    expect(readFileSync(`${DIST}transformer-block/custom-elements.json`, 'utf8')).toBe(text);
-    const manifest = JSON.parse(text);
-    const elements = manifest.modules.flatMap((m) => m.declarations.filter((d) => d.tagName).map((d) => [d.tagName, d.name, m.path]));
-    expect(elements).toHaveLength(16);
-    expect(elements.sort()).toEqual(scanElements().map((e) => [e.tag, e.className, `elements/${e.file.split('/elements/')[1]}`]).sort());
-    for (const [, , path] of elements) expect(existsSync(`${DIST}npm/${path}`), path).toBe(true);
-    const data = JSON.parse(readFileSync(`${DIST}npm/vscode.html-custom-data.json`, 'utf8'));
-    expect(data.tags.map((t) => t.name).sort()).toEqual([...TAGS].sort());
-  });
-});
-
-test.describe('the npm package, one element at a time', () => {
-  test('a bundler given one element\u2019s module defines that element alone', async ({ page, context }) => {
-    // A site's source importing one element from the package, bundled by esbuild as a site would.
-    const site = mkdtempSync(join(tmpdir(), 'tb-npm-'));
-    mkdirSync(join(site, 'node_modules'));
-    symlinkSync(`${DIST}npm`, join(site, 'node_modules', 'transformer-block'), 'dir');
-    const bundled = await esbuild.build({
-      stdin: { contents: "import 'transformer-block/elements/param-table.js';", resolveDir: site },
-      bundle: true,
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    });
-    rmSync(site, { recursive: true, force: true });
-    const js = bundled.outputFiles[0].text;
-    await serveSite(context, {
-      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
-<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
-      '/app.js': { type: 'text/javascript', body: js },
-    });
-    const problems = await watch(page);
-    await page.goto(`${SITE}/app.html`);
-    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
-    const defined = await page.evaluate((tags) => tags.filter((t) => customElements.get(t)), TAGS);
-    expect(defined).toEqual(['tb-param-table']);
-    expect(problems).toEqual([]);
-  });
-});
-
-test.describe('size budget', () => {
-  const budgets = [
-    [`${DIST}transformer-block.js`, BUDGET_GZIP],
-    [LESSON, LESSON_BUDGET_GZIP],
-    [LESSON_FR, LESSON_FR_BUDGET_GZIP],
-    [WASM, WASM_BUDGET_GZIP],
-    [SERVED_LESSON, SERVED_LESSON_BUDGET_GZIP],
-    [ANALYTIC_WASM, ANALYTIC_BUDGET_GZIP],
-    [MODEL_WASM, MODEL_BUDGET_GZIP],
-  ];
-  for (const [file, budget] of budgets) {
-    const name = file.replace(DIST, 'dist/').split('/').slice(-2).join('/').replace(/^(dist|pkg)\//, '');
-    test(`${name} is at most ${budget / 1024} KB gzipped`, () => {
-      const bytes = readFileSync(file);
-      const gzip = gzipSync(bytes).length;
-      console.log(`${name}: ${(bytes.length / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip`);
-      expect(gzip).toBeLessThanOrEqual(budget);
-    });
-  }
-});
-
-test.describe('the lesson inliner', () => {
-  const readLocal = (href) => ({ 'styles.css': 'body { color: black; }', 'bad.css': 'body { background: url(bg.png); }' })[href];
-  const bundle = async (modules) => `/* ${modules.map((m) => m.path ?? 'inline').join(' ')} */`;
-  const page = (head, body = '') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
-
-  test('inlines the stylesheet, replaces module scripts with one classic script, drops online-only parts', async () => {
-    const html = await inlineLessonPage(
-      page(
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="styles.css"><script type="module" src="src/main.js"></script>',
-        '<a href="#top">top</a> <a href="https://example.org/paper">paper</a> <p data-online-only><a href="transformer-block-lesson.html" download>Download this lesson</a></p><!-- <img src="x.png"> -->',
-      ),
-      { readLocal, bundle },
-    );
-    expect(html).toContain('<style>\nbody { color: black; }\n</style>');
-    expect(html).toContain('<script>\n/* src/main.js */\n</script>\n</body>');
-    expect(html).not.toMatch(/type="module"|styles\.css|Download this lesson|x\.png/);
-    expect(html).toContain('<a href="https://example.org/paper">');
-  });
-
-  const refusals = {
-    'an image file': page('<script type="module" src="a.js"></script>', '<img src="figure.png">'),
-    'a classic script file': page('<script src="other.js"></script><script type="module" src="a.js"></script>'),
-    'a stylesheet with url()': page('<link rel="stylesheet" href="bad.css"><script type="module" src="a.js"></script>'),
-    'a link to another page': page('<script type="module" src="a.js"></script>', '<a href="gallery/">gallery</a>'),
-    'an srcset': page('<script type="module" src="a.js"></script>', '<img src="data:," srcset="big.png 2x">'),
-    'an inline style url()': page('<script type="module" src="a.js"></script>', '<div style="background:url(x.png)"></div>'),
-  };
-  for (const [what, html] of Object.entries(refusals)) {
-    test(`fails loudly on ${what}`, async () => {
-      await expect(inlineLessonPage(html, { readLocal, bundle })).rejects.toThrow(/cannot become one self-contained file/);
-    });
-  }
-
-  test("keeps the page's Content-Security-Policy, adding the hashes of the inline script and style", async () => {
-    const policy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-    const html = await inlineLessonPage(
-      page(`<meta http-equiv="Content-Security-Policy" content="${policy}"><link rel="stylesheet" href="styles.css"><script type="module" src="a.js"></script>`),
-      { readLocal, bundle },
-    );
-    const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-    const script = html.match(/<script>([\s\S]*?)<\/script>/)[1];
-    const style = html.match(/<style>([\s\S]*?)<\/style>/)[1];
-    expect(html).toContain(
-      `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval' ${hash(script)}; style-src 'self' ${hash(style)}">`,
-    );
-  });
-
-  test('refuses a bundle that would end its inline <script> early', async () => {
-    await expect(
-      inlineLessonPage(page('<script type="module" src="a.js"></script>'), { readLocal, bundle: async () => 'let s = "</script>";' }),
-    ).rejects.toThrow(/<\/script/);
   });
 });

@@ -1,0 +1,98 @@
+// The npm package (dist/npm/): its package.json, types and ES module; its elements' manifest and
+// VS Code's data; one element imported alone and bundled as a site would. Needs dist/ (`make dist`).
+import { test, expect } from '@playwright/test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { scanElements } from '../../scripts/build-dist.mjs';
+import { SITE, htmlFile, serveSite, shadowText, watch } from './course-page.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIST = `${ROOT}dist/`;
+const TAGS = [...new Set(scanElements().map((e) => e.tag))];
+
+test.beforeAll(() => {
+  if (!existsSync(`${DIST}npm/index.js`)) throw new Error(`${DIST}npm/index.js is missing: run \`make dist\``);
+});
+
+test.describe('the npm package', () => {
+  test('package.json, types and the ES module, which defines and exports every element', async ({ page, context }) => {
+    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
+    const root = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
+    expect(pkg).toMatchObject({ name: 'transformer-block', version: root.version, type: 'module' });
+    expect(pkg.exports['.']).toEqual({ types: './index.d.ts', default: './index.js' });
+    for (const f of pkg.files) expect(existsSync(`${DIST}npm/${f}`), f).toBe(true);
+    const dts = readFileSync(`${DIST}npm/index.d.ts`, 'utf8');
+    const classes = scanElements().map((e) => e.className);
+    for (const c of classes) expect(dts).toContain(`export declare class ${c} `);
+
+    await serveSite(context, {
+      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
+<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
+      '/app.js': {
+        type: 'text/javascript',
+        body: `import * as tb from './index.js';
+window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().length,
+  same: ${JSON.stringify(scanElements())}.every((e) => customElements.get(e.tag) === tb[e.className]) };`,
+      },
+      '/index.js': { body: readFileSync(`${DIST}npm/index.js`), type: 'text/javascript' },
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/app.html`);
+    await expect.poll(() => page.evaluate(() => window.__module)).toBeTruthy();
+    const info = await page.evaluate(() => window.__module);
+    expect(info.names).toEqual(expect.arrayContaining([...classes, 'TbElement', 'wasm']));
+    expect(info).toMatchObject({ presets: 8, same: true });
+    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+    expect(await page.evaluate(() => window.__tb.violations)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('the elements\u2019 manifest', () => {
+  test('custom-elements.json lists every element, package.json points to it, the VS Code data names every tag', () => {
+    const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));
+    expect(pkg.customElements).toBe('custom-elements.json');
+    expect(pkg.files).toEqual(expect.arrayContaining(['custom-elements.json', 'vscode.html-custom-data.json']));
+    const text = readFileSync(`${DIST}npm/${pkg.customElements}`, 'utf8');
+    expect(readFileSync(`${DIST}transformer-block/custom-elements.json`, 'utf8')).toBe(text);
+    const manifest = JSON.parse(text);
+    const elements = manifest.modules.flatMap((m) => m.declarations.filter((d) => d.tagName).map((d) => [d.tagName, d.name, m.path]));
+    expect(elements).toHaveLength(16);
+    expect(elements.sort()).toEqual(scanElements().map((e) => [e.tag, e.className, `elements/${e.file.split('/elements/')[1]}`]).sort());
+    for (const [, , path] of elements) expect(existsSync(`${DIST}npm/${path}`), path).toBe(true);
+    const data = JSON.parse(readFileSync(`${DIST}npm/vscode.html-custom-data.json`, 'utf8'));
+    expect(data.tags.map((t) => t.name).sort()).toEqual([...TAGS].sort());
+  });
+});
+
+test.describe('the npm package, one element at a time', () => {
+  test('a bundler given one element\u2019s module defines that element alone', async ({ page, context }) => {
+    // A site's source importing one element from the package, bundled by esbuild as a site would.
+    const site = mkdtempSync(join(tmpdir(), 'tb-npm-'));
+    mkdirSync(join(site, 'node_modules'));
+    symlinkSync(`${DIST}npm`, join(site, 'node_modules', 'transformer-block'), 'dir');
+    const bundled = await esbuild.build({
+      stdin: { contents: "import 'transformer-block/elements/param-table.js';", resolveDir: site },
+      bundle: true,
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    rmSync(site, { recursive: true, force: true });
+    const js = bundled.outputFiles[0].text;
+    await serveSite(context, {
+      '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
+<script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
+      '/app.js': { type: 'text/javascript', body: js },
+    });
+    const problems = await watch(page);
+    await page.goto(`${SITE}/app.html`);
+    await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+    const defined = await page.evaluate((tags) => tags.filter((t) => customElements.get(t)), TAGS);
+    expect(defined).toEqual(['tb-param-table']);
+    expect(problems).toEqual([]);
+  });
+});
