@@ -4,9 +4,12 @@ import assert from 'node:assert/strict';
 import en from '../../www/src/locales/en/index.js';
 import fr from '../../www/src/locales/fr/index.js';
 import zhCN from '../../www/src/locales/zh-CN/index.js';
-import { addLanguage, loadLanguage, resolveLocale, translator } from '../../www/src/i18n.js';
+import { addLanguage, loadLanguage, resolveLocale, speakEnglish, translator } from '../../www/src/i18n.js';
 import { formatCompact, formatDecimal, formatInteger, formatPercent, formatScientific } from '../../www/src/format.js';
 import { formatHours, parseReaderNumber } from '../../www/src/format-cost.js';
+
+// Every widget's English, as a page with every widget has it (each widget's module brings its own).
+speakEnglish(en);
 
 const placeholders = (entry) => {
   const texts = typeof entry === 'object' ? Object.values(entry) : [entry];

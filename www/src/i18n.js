@@ -15,11 +15,25 @@
 //
 // An author adds a language, or overrides some of a language's texts, with addLanguage(tag,
 // catalog) (exported by the npm module); the widgets on the page render again in it.
+//
+// English comes with the code that shows it: the texts every widget shows (shared.js: the messages
+// about attributes and numbers; library.js: the library's) are here, and each module that shows a
+// widget's own texts brings them, `speakEnglish(paramTableTexts)` beside its imports. So a page that
+// loads one widget's module (the folder's autoloader) carries that widget's English alone; a page
+// with every widget, all of it (locales/en/index.js). tests/unit/english.test.js checks that each
+// module brings the texts of every key it names.
 
-import en from './locales/en/index.js';
+import shared from './locales/en/shared.js';
+import library from './locales/en/library.js';
 import { intlLocale } from './format.js';
 
+const en = { ...shared, ...library };
 const catalogs = new Map([['en', en]]);
+
+/** Add English texts (a widget's file of locales/en/) to the catalog: see the top of this file. */
+export function speakEnglish(...parts) {
+  for (const part of parts) Object.assign(en, part);
+}
 
 /** The catalogs shipped besides English, fetched when a widget first speaks them. */
 const SHIPPED = {

@@ -5,8 +5,11 @@
 import './elements/index.js';
 import { library } from './wasm.js';
 import { formatCompact, formatInteger } from './format.js';
-import { langOf, loadLanguage, resolveLocale, translator } from './i18n.js';
+import { langOf, loadLanguage, resolveLocale, speakEnglish, translator } from './i18n.js';
 import { labelCells, tableCardsSheet } from './elements/table-cards.js';
+import pageTexts from './locales/en/page.js';
+
+speakEnglish(pageTexts);
 
 // Parameters at a short sequence: the count does not depend on it, but the facade asks for one.
 const SEQ_LEN = 8;

@@ -8,7 +8,10 @@
 import { s } from './svg.js';
 import { pct } from './fit.js';
 import { chartFrame, frameSvg, gridRows, lineLabelsUnder, rightLabel, stretched, xTickLabels, yAxisParts } from './frame.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import trainTexts from '../locales/en/train.js';
+
+speakEnglish(trainTexts);
 
 /**
  * The chart's nodes for a box of class "chart": the frame, and the list of the reference lines'

@@ -13,9 +13,12 @@
 // start-up bias removed, as TensorBoard draws it); the held-out points are drawn as they are.
 
 import { linearScale, linePath } from './cost-layout.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { fitTicks, labelMargins, nudged, plotWidths, STRETCH_WIDTH } from './fit.js';
 import { formatDecimal, formatInteger } from '../format.js';
+import trainTexts from '../locales/en/train.js';
+
+speakEnglish(trainTexts);
 
 /** How much the display smooths each step's loss (0: not at all). */
 export const SMOOTHING = 0.9;

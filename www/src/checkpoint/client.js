@@ -36,6 +36,12 @@ import { wordedError } from '../models/worded.js';
 import { formatBytes } from '../format.js';
 import { createCheckpointWorker } from './worker-url.js';
 import { forgetFolder } from './kept-folder.js';
+import { speakEnglish } from '../i18n.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+import panelsTexts from '../locales/en/panels.js';
+
+// With the texts the worker's problems name (sources.js), worded here.
+speakEnglish(checkpointTexts, panelsTexts);
 
 const opened = new Map();
 

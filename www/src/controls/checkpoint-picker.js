@@ -15,7 +15,7 @@
 //   onPick('checkpoint') when the reader's checkpoint is loaded or chosen
 
 import { errorText, h } from '../elements/base.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { dropPanelCss, dropZone } from './drop-zone.js';
 import { readStream } from '../models/read-stream.js';
 import { sheet } from '../elements/theme.js';
@@ -25,6 +25,9 @@ import { checkpointKept, forgetCheckpoint, latestCheckpoint, onCheckpoint, publi
 import { CONFIG_LIMIT } from '../models/your-model.js';
 import { problemText } from '../models/worded.js';
 import { openYours } from '../checkpoint/yours.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 export const CHECKPOINT = 'checkpoint';
 /** The value of the "Your checkpoint…" option: not a model, the panel's opener. */

@@ -13,12 +13,15 @@
 //                      // showed is forgotten (back to the author's model)
 
 import { errorText, h } from '../elements/base.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { dropPanelCss, dropZone } from './drop-zone.js';
 import { sheet } from '../elements/theme.js';
 import { clipText } from '../attributes.js';
 import { formatBytes, formatCompact } from '../format.js';
 import { CONFIG_LIMIT, forgetModel, onModelSaved, saveModel, savedModel } from '../models/your-model.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 const LOAD = '(load)'; // the "Your model…" option: never a preset name (nor, like the others, a NUL, which HTML turns into U+FFFD)
 const YOURS = '(yours)';

@@ -4,7 +4,10 @@
 // widget's translator (the label, when none is given, and the field's name; English without it).
 
 import { h } from '../elements/base.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 export function seqLenControl({ uid, t = translator('en'), label = t('panels.seqLen'), min, max, value, onChange }) {
   const sliderId = `${uid}-seq-slider`;

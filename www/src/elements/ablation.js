@@ -22,6 +22,10 @@ import { formatDecimal, formatInteger } from '../format.js';
 import { comparisonFigure, Measuring, REPORTED_CSS } from './experiment-parts.js';
 import { ModelShown } from './model-shown.js';
 import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
+import { speakEnglish } from '../i18n.js';
+import ablationTexts from '../locales/en/ablation.js';
+
+speakEnglish(ablationTexts);
 
 const CSS = `${FRAME_CSS}
 .modes { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; border: 0; }

@@ -5,8 +5,11 @@
 import { h } from './base.js';
 import { formatInteger } from '../format.js';
 import { formatShare } from '../format-anatomy.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { describePart, noParameters } from './anatomy-text.js';
+import anatomyTexts from '../locales/en/anatomy.js';
+
+speakEnglish(anatomyTexts);
 
 /** The activations a parameter-free part shows; every other part shows those whose `part` is its key. */
 const ACTIVATIONS_OF = {

@@ -14,7 +14,10 @@ import { arrowHead, keyboardOrder, layoutAnatomy, layoutMatrices, nextIndex } fr
 import { rowBaseline, wrapLines, FONT_SMALL, ROW } from '../charts/anatomy-boxes.js';
 import { groupClass } from '../charts/breakdown.js';
 import { shapeText } from './anatomy-details.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import anatomyTexts from '../locales/en/anatomy.js';
+
+speakEnglish(anatomyTexts);
 
 /** "W_Q" drawn as W with a subscript Q. */
 function matrixName(name, x, y) {

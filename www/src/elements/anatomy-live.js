@@ -17,7 +17,10 @@ import { formatFixed, formatInteger, formatPercent } from '../format.js';
 import { heatmapFigure, showChar, unknownNote } from './heatmap-figure.js';
 import { attentionView } from './attention-view.js';
 import { labelCells } from './table-cards.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import anatomyTexts from '../locales/en/anatomy.js';
+
+speakEnglish(anatomyTexts);
 
 const DEFAULT_TEXT = 'the residual';
 

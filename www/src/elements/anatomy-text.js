@@ -5,7 +5,10 @@
 // (locales/*/anatomy.js), in the language of `t` (English when it is left out).
 
 import { formatInteger } from '../format.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import anatomyTexts from '../locales/en/anatomy.js';
+
+speakEnglish(anatomyTexts);
 
 const EN = translator('en');
 

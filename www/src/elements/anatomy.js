@@ -27,6 +27,10 @@ import { LIVE_CSS, anatomyLive } from './anatomy-live.js';
 import { heatmapSheet } from './heatmap-figure.js';
 import { ATTENTION_CSS } from './attention-view.js';
 import { tableCardsSheet } from './table-cards.js';
+import { speakEnglish } from '../i18n.js';
+import anatomyTexts from '../locales/en/anatomy.js';
+
+speakEnglish(anatomyTexts);
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;

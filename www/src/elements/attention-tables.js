@@ -7,7 +7,10 @@ import { h } from './base.js';
 import { formatFixed } from '../format.js';
 import { labelCells } from './table-cards.js';
 import { showChar } from './heatmap-figure.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+
+speakEnglish(attentionTexts);
 
 /** One head's table from a result of CharModel.attention, in the language of `t`. */
 export function weightTable(r, block, head, t = translator('en')) {

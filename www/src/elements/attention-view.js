@@ -20,7 +20,10 @@ import { mapCanvas, stripCanvas } from '../charts/map-canvas.js';
 import { formatDecimal, formatFixed, formatInteger } from '../format.js';
 import { showChar } from './heatmap-figure.js';
 import { weightTables } from './attention-tables.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+
+speakEnglish(attentionTexts);
 
 /** A map cell's size in px (its labels are 11 px); the scores panel's, larger. */
 const CELL = 12;

@@ -30,7 +30,10 @@ import { ATTENTION_CSS, attentionView } from './attention-view.js';
 import { CHECKPOINT_ATTENTION_CSS, checkpointAttention } from './checkpoint-attention.js';
 import { rampLegend, showChar, unknownNote } from './heatmap-figure.js';
 import { formatInteger } from '../format.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+
+speakEnglish(attentionTexts);
 
 const DEFAULT_TEXT = 'the residual';
 const MODELS = ['shipped', 'six-blocks', 'untrained'];

@@ -23,6 +23,11 @@ import { headTable } from './attention-tables.js';
 import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { rampLegend } from './heatmap-figure.js';
 import { problemText } from '../models/worded.js';
+import { speakEnglish } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+
+speakEnglish(attentionTexts, checkpointTexts);
 
 /** The styles of the real model's view, besides attention-view.js's. */
 export const CHECKPOINT_ATTENTION_CSS = `${PIECES_CSS}.next { font-family: var(--_mono); font-size: 0.85rem; }

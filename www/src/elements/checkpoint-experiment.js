@@ -17,6 +17,11 @@ import { formatInteger } from '../format.js';
 import { problemText } from '../models/worded.js';
 import { checkpointNote, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { measuredFigure } from './experiment-parts.js';
+import { speakEnglish } from '../i18n.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(checkpointTexts, panelsTexts);
 
 export const CHECKPOINT_EXPERIMENT_CSS = `
 .real-run textarea { width: 100%; box-sizing: border-box; min-height: 4.5rem; font: inherit; }

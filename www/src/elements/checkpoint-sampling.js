@@ -14,6 +14,11 @@ import { h } from './base.js';
 import { formatInteger } from '../format.js';
 import { FIRST_TEXT, PIECES_CSS, checkpointNote, showPiece, shownCheckpoint, typedText } from './checkpoint-shown.js';
 import { SHOWN, samplingView } from './sampling-view.js';
+import { speakEnglish } from '../i18n.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+import tinyGptTexts from '../locales/en/tiny-gpt.js';
+
+speakEnglish(checkpointTexts, tinyGptTexts);
 
 /** The styles of the real model's view, besides the sampler's. */
 export const CHECKPOINT_SAMPLING_CSS = PIECES_CSS;

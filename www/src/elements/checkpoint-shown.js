@@ -25,6 +25,10 @@ import { formatBytes, formatInteger } from '../format.js';
 import { leaveCheckpoint, openCheckpoint } from '../checkpoint/client.js';
 import { loadingView } from '../models/page-checkpoint.js';
 import { problemText } from '../models/worded.js';
+import { speakEnglish } from '../i18n.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+
+speakEnglish(checkpointTexts);
 
 /** The text a real model's view reads first: English, as the checkpoints' training text mostly is. */
 export const FIRST_TEXT = 'The residual stream carries every token through each block';

@@ -11,6 +11,10 @@ import { renderCostChart } from '../charts/cost-chart-svg.js';
 import { formatSI, formatPercent, formatInteger, formatDecimal } from '../format.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
+import { speakEnglish } from '../i18n.js';
+import costChartTexts from '../locales/en/cost-chart.js';
+
+speakEnglish(costChartTexts);
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_SEQ_LEN = 8;

@@ -13,6 +13,10 @@ import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, formatPercent, formatSI } from '../format.js';
 import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
+import { speakEnglish } from '../i18n.js';
+import depthLatencyTexts from '../locales/en/depth-latency.js';
+
+speakEnglish(depthLatencyTexts);
 
 const CSS = `${FRAME_CSS}
 .bars .axis line { stroke: var(--_muted); }

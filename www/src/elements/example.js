@@ -23,6 +23,10 @@ import paramCount from './examples/param-count.js';
 import moe from './examples/moe.js';
 import balanceLoss from './examples/balance-loss.js';
 import flops from './examples/flops.js';
+import { speakEnglish } from '../i18n.js';
+import examplesTexts from '../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 /** The examples by name, in the lessons' order. */
 export const EXAMPLES = {

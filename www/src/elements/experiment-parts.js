@@ -8,7 +8,10 @@ import { formatInteger } from '../format.js';
 import { modelSpec } from '../train/models.js';
 import { acquireMeasurer } from '../measure/runner.js';
 import { pageResults } from '../models/page-results.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import experimentsTexts from '../locales/en/experiments.js';
+
+speakEnglish(experimentsTexts);
 
 /**
  * An experiment widget's measurements (held by the element: this.hold(new Measuring(this))): the

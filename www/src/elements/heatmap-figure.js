@@ -7,7 +7,10 @@ import { sheet } from './theme.js';
 import { s } from '../charts/svg.js';
 import { heatmapLayout, paletteCss, LEVELS, levelClass } from '../charts/heatmap.js';
 import { formatDecimal, formatInteger } from '../format.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+
+speakEnglish(attentionTexts);
 
 /** A heatmap row's height in px; its label is 1 px smaller. */
 const ROW = 12;

@@ -6,6 +6,10 @@
 import { errorText } from './base.js';
 import { errorFrom } from '../train/loop.js';
 import { FRAME_CSS } from '../charts/frame.js';
+import { speakEnglish } from '../i18n.js';
+import trainTexts from '../locales/en/train.js';
+
+speakEnglish(trainTexts);
 
 export const LOSS_CHART_CSS = `${FRAME_CSS}
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0 0.5rem; }

@@ -15,6 +15,10 @@ import { h } from './dom-parts.js';
 import { s } from '../charts/svg.js';
 import { axisLabels, describeRows, isCorner, maskGridSize, markerPlaces, positionList, regionPath, roundedSquare } from '../charts/mask-grid.js';
 import { formatInteger } from '../format.js';
+import { speakEnglish } from '../i18n.js';
+import masksTexts from '../locales/en/masks.js';
+
+speakEnglish(masksTexts);
 
 /** The most tokens example_masks takes (the lessons' sequence, MASK_IDS in the crate). */
 export const MAX_TOKENS = 16;

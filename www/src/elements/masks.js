@@ -9,7 +9,10 @@ import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { FRAME_CSS, MAX_TOKENS, keepCount, masksResultView } from './mask-panel.js';
 import { masksResults } from './masks-results.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import masksTexts from '../locales/en/masks.js';
+
+speakEnglish(masksTexts);
 
 const DEFAULT_TOKENS = 5;
 

@@ -8,6 +8,10 @@ import { labelCells, tableCardsSheet } from './table-cards.js';
 import { parseWhole } from '../attributes.js';
 import { formatBytes, formatInteger } from '../format.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
+import { speakEnglish } from '../i18n.js';
+import memoryTexts from '../locales/en/memory.js';
+
+speakEnglish(memoryTexts);
 
 const DEFAULT_MODEL = 'gpt2-small';
 const DEFAULT_BATCH = 1;

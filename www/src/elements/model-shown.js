@@ -10,8 +10,11 @@ import { MODEL_LABELS, makeModel } from '../train/models.js';
 import { latestTrained, onTrained } from '../train/trained.js';
 import { LOAD_CHECKPOINT, checkpointPicker } from '../controls/checkpoint-picker.js';
 import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
+import experimentsTexts from '../locales/en/experiments.js';
+
+speakEnglish(experimentsTexts);
 
 /** The `model` attribute: six-blocks (default) or shipped; anything else is noted and replaced. */
 function shippedModelAttr(element) {

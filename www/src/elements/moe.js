@@ -13,6 +13,10 @@ import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
 import { FRAME_CSS } from '../charts/frame.js';
 import { formatDecimal, formatInteger, lazyFormat } from '../format.js';
+import { speakEnglish } from '../i18n.js';
+import moeTexts from '../locales/en/moe.js';
+
+speakEnglish(moeTexts);
 
 const CSS = `${FRAME_CSS}
 .sliders { display: grid; grid-template-columns: minmax(6.5rem, auto) minmax(0, 1fr) 3rem; gap: 0.25rem 0.6rem; align-items: center; margin: 0.5rem 0; }

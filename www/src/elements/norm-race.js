@@ -15,6 +15,10 @@ import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { reportedFigure, REPORTED_CSS } from './experiment-parts.js';
 import { frameScheduler, LOSS_CHART_CSS, reasonText } from './loss-chart-parts.js';
+import { speakEnglish } from '../i18n.js';
+import normRaceTexts from '../locales/en/norm-race.js';
+
+speakEnglish(normRaceTexts);
 
 const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(8rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }

@@ -7,6 +7,10 @@ import { sheet } from './theme.js';
 import { labelCells, tableCardsSheet } from './table-cards.js';
 import { formatInteger, formatPercent } from '../format.js';
 import { ModelChoice, countModel, modelSwitcherSheet } from '../models/model-choice.js';
+import { speakEnglish } from '../i18n.js';
+import paramTableTexts from '../locales/en/param-table.js';
+
+speakEnglish(paramTableTexts);
 
 const DEFAULT_MODEL = 'gpt2-small';
 

@@ -15,7 +15,11 @@
 import { h, errorText } from './base.js';
 import { formatInteger, formatPercent } from '../format.js';
 import { showChar } from './heatmap-figure.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import attentionTexts from '../locales/en/attention.js';
+import checkpointTexts from '../locales/en/checkpoint.js';
+
+speakEnglish(attentionTexts, checkpointTexts);
 
 /** Symbols listed, the likeliest first. */
 export const SHOWN = 10;

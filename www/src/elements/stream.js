@@ -19,6 +19,10 @@ import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { comparisonFigure, Measuring, REPORTED_CSS } from './experiment-parts.js';
 import { ModelShown } from './model-shown.js';
 import { CHECKPOINT_EXPERIMENT_CSS, checkpointExperiment } from './checkpoint-experiment.js';
+import { speakEnglish } from '../i18n.js';
+import streamTexts from '../locales/en/stream.js';
+
+speakEnglish(streamTexts);
 
 const CSS = `${FRAME_CSS}
 .adds .axis line { stroke: var(--_muted); }

@@ -23,7 +23,11 @@ import { CHECKPOINT_SAMPLING_CSS, checkpointSampling } from './checkpoint-sampli
 import { SAMPLING_CSS, charSource, samplingView } from './sampling-view.js';
 import { sheet } from './theme.js';
 import { clipText, parseWhole } from '../attributes.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
+import experimentsTexts from '../locales/en/experiments.js';
+import tinyGptTexts from '../locales/en/tiny-gpt.js';
+
+speakEnglish(experimentsTexts, tinyGptTexts);
 
 const samplingSheet = sheet(SAMPLING_CSS + CHECKPOINT_SAMPLING_CSS);
 

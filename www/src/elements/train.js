@@ -21,6 +21,11 @@ import { formatDecimal, formatInteger } from '../format.js';
 import { trainingRunner } from '../train/runner.js';
 import { publishTrained } from '../train/trained.js';
 import { frameScheduler, LOSS_CHART_CSS, messageText, reasonText } from './loss-chart-parts.js';
+import { speakEnglish } from '../i18n.js';
+import normRaceTexts from '../locales/en/norm-race.js';
+import trainTexts from '../locales/en/train.js';
+
+speakEnglish(normRaceTexts, trainTexts);
 
 const CSS = `${LOSS_CHART_CSS}
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.5rem 0.75rem; margin: 0 0 0.5rem; padding: 0; border: 0; }

@@ -8,6 +8,10 @@ import { TbElement, h, resultRegion } from './base.js';
 import { sheet } from './theme.js';
 import { formatScientific, formatInteger, formatDecimal } from '../format.js';
 import { parseReaderNumber, formatHours } from '../format-cost.js';
+import { speakEnglish } from '../i18n.js';
+import trainingCostTexts from '../locales/en/training-cost.js';
+
+speakEnglish(trainingCostTexts);
 
 const TERA = 1e12; // the peak field is in TFLOP/s; training_run takes FLOP/s
 

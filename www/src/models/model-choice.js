@@ -23,6 +23,10 @@ import { CONFIG_LIMIT } from './your-model.js';
 import { fetchSameSite, siteUrl } from './read-stream.js';
 import { problemText, wordedError } from './worded.js';
 import { modelLabel, modelSwitcher, modelSwitcherSheet } from '../controls/model-switcher.js';
+import { speakEnglish } from '../i18n.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 export { modelSwitcherSheet };
 

@@ -19,10 +19,13 @@
 import { h } from '../elements/base.js';
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { fetchSameSite, siteUrl } from './read-stream.js';
 import { problemText, wordedError } from './worded.js';
 import { CONFIG_LIMIT } from './your-model.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 // A sharded Hugging Face checkpoint's index: weights-src may name it rather than its folder, which
 // spares the folder's model.safetensors being asked for first (and answering 404).

@@ -10,9 +10,12 @@
 
 import { clipText } from '../attributes.js';
 import { formatBytes } from '../format.js';
-import { translator } from '../i18n.js';
+import { speakEnglish, translator } from '../i18n.js';
 import { fetchSameSite, siteUrl } from './read-stream.js';
 import { problemText, wordedError } from './worded.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 const loads = new Map(); // URL -> { state, text | problem(t), waiting: Set of callbacks }
 

@@ -4,6 +4,10 @@
 // dropped checkpoint use them. Their problems are worded by each widget (worded.js).
 
 import { wordedError } from './worded.js';
+import { speakEnglish } from '../i18n.js';
+import panelsTexts from '../locales/en/panels.js';
+
+speakEnglish(panelsTexts);
 
 /**
  * The bytes of a stream (a File's or a fetch's), at most `limit` of them: `onRead(bytes so far)`

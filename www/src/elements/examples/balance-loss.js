@@ -2,6 +2,10 @@
 import { h } from '../base.js';
 import { exampleForm, listText, say, sentence, value } from './form.js';
 import { formatInteger, lazyFormat } from '../../format.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 const loss = lazyFormat({ minimumFractionDigits: 1, maximumFractionDigits: 3 });
 

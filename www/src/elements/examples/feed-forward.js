@@ -1,6 +1,10 @@
 // The feed-forward network: widen d to 4d, GELU, narrow back; its weights counted off a real layer.
 import { formatInteger } from '../../format.js';
 import { exampleForm, say, sentence, shapeText, steps, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.feedForwardTitle',

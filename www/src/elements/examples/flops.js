@@ -2,6 +2,10 @@
 import { h } from '../base.js';
 import { formatInteger, formatScientific } from '../../format.js';
 import { exampleForm, exponentText, say, sentence, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.flopsTitle',

@@ -16,7 +16,10 @@
 import { errorText, h, resultRegion } from '../base.js';
 import { parseNumberList } from '../../attributes.js';
 import { formatInteger, lazyFormat } from '../../format.js';
-import { translator } from '../../i18n.js';
+import { speakEnglish, translator } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export function exampleForm({ uid, t = translator('en'), legend = t('example.inputs'), fields, compute, show, note }) {
   const inputs = new Map();

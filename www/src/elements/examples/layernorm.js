@@ -1,6 +1,10 @@
 // LayerNorm of one vector, each step shown (γ = 1, β = 0).
 import { formatDecimal, formatVector } from '../../format.js';
 import { exampleForm, listText, say, sentence, steps, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.layernormTitle',

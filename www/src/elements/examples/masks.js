@@ -1,5 +1,9 @@
 // Encoder against decoder masks: the <tb-masks> view with the lesson's 3 tokens.
 import { masksView } from '../masks.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.masksTitle',

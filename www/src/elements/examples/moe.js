@@ -2,6 +2,10 @@
 import { h } from '../base.js';
 import { formatDecimal, formatInteger } from '../../format.js';
 import { exampleForm, listOf, listText, say, steps } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.moeTitle',

@@ -2,6 +2,10 @@
 // GPT-2 small with and without its attention biases.
 import { formatInteger } from '../../format.js';
 import { exampleForm, say, sentence, shapeText, steps, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.paramCountTitle',

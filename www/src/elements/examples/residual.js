@@ -1,6 +1,10 @@
 // The residual stream: a block never overwrites x, it adds what each sublayer writes.
 import { formatDecimal, formatVector } from '../../format.js';
 import { exampleForm, listText, say, sentence, steps, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.residualTitle',

@@ -2,6 +2,10 @@
 import { h } from '../base.js';
 import { formatDecimal, formatInteger, formatVector } from '../../format.js';
 import { exampleForm, listText, rowsText, say, sentence, value } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.tiedOutputTitle',

@@ -1,6 +1,10 @@
 // TinyGPT end to end: ids in, a stream and logits out, and the parameter count.
 import { formatInteger } from '../../format.js';
 import { exampleForm, listText, say, shapeText, steps } from './form.js';
+import { speakEnglish } from '../../i18n.js';
+import examplesTexts from '../../locales/en/examples.js';
+
+speakEnglish(examplesTexts);
 
 export default {
   title: 'example.tinyGptTitle',
