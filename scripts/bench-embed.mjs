@@ -6,7 +6,12 @@
 //   npm       `import 'transformer-block/elements/NAME.js'` bundled and minified by esbuild, as a
 //             site's build would (the wasm inlined in it, as in the one file)
 //
-//   const rows = await embedBytes(browser);  // [{ tag, folder: { bytes, files, wasm }, one_file, npm }]
+// And how soon the widget shows its figures each way, folder against one file: from navigation start
+// to the element's `rendered` (its first render done), median of `loads` cold loads, every file
+// served at once by the harness (no network delay: what is measured is the page's own work).
+//
+//   const rows = await embedBytes(browser, { loads });
+//   // [{ tag, folder: { bytes, files, wasm, rendered_ms }, one_file, one_file_rendered_ms, npm }]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { DIST } from './dist/common.mjs';
-import { SITE, assertBuilt, autoloaded, pageBytes, serveCourse } from './dist/course-site.mjs';
+import { SITE, assertBuilt, autoloaded, oneFile, pageBytes, serveCourse } from './dist/course-site.mjs';
 
 /** The widgets measured: analytic ones, the two that read TinyGPT, two that run it. */
 export const EMBED_WIDGETS = ['param-table', 'masks', 'anatomy', 'attention', 'tiny-gpt', 'train', 'ablation'];
@@ -39,29 +44,48 @@ async function npmBytes(name) {
   }
 }
 
-/** What a page with one `<tb-NAME>` fetches through the autoloaded folder, once the widget shows. */
-async function folderBytes(browser, name) {
+/**
+ * A cold load of `html` (a page with one `<tb-NAME>`) in a new context: when the widget first
+ * showed its figures (ms from navigation start) and what the page fetched, once the network is idle.
+ */
+async function load(browser, name, html) {
   const context = await browser.newContext();
   try {
-    const asked = await serveCourse(context, { '/page.html': autoloaded(`<tb-${name}></tb-${name}>`) });
+    const asked = await serveCourse(context, { '/page.html': html });
     const page = await context.newPage();
     await page.goto(`${SITE}/page.html`);
     await page.waitForFunction((tag) => document.querySelector(tag)?.rendered, `tb-${name}`);
-    await page.evaluate((tag) => document.querySelector(tag).rendered, `tb-${name}`);
+    const renderedMs = await page.evaluate((tag) => document.querySelector(tag).rendered, `tb-${name}`);
     await page.waitForLoadState('networkidle');
-    const { bytes, files, paths } = pageBytes(asked, '/page.html');
-    return { bytes, files, wasm: paths.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop()) };
+    return { renderedMs, ...pageBytes(asked, '/page.html') };
   } finally {
     await context.close();
   }
 }
 
-export async function embedBytes(browser) {
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+export async function embedBytes(browser, { loads = 5 } = {}) {
   assertBuilt();
-  const oneFile = gzipSync(readFileSync(join(DIST, 'transformer-block.js'))).length;
+  const oneFileBytes = gzipSync(readFileSync(join(DIST, 'transformer-block.js'))).length;
   const rows = [];
   for (const name of EMBED_WIDGETS) {
-    rows.push({ tag: `tb-${name}`, folder: await folderBytes(browser, name), one_file: oneFile, npm: await npmBytes(name) });
+    const markup = `<tb-${name}></tb-${name}>`;
+    const folder = [];
+    const one = [];
+    // Interleaved, so drift on a shared machine falls on both alike.
+    for (let i = 0; i < loads; i++) {
+      folder.push(await load(browser, name, autoloaded(markup)));
+      one.push(await load(browser, name, oneFile(markup)));
+    }
+    const { bytes, files, paths } = folder[0];
+    rows.push({
+      tag: `tb-${name}`,
+      folder: { bytes, files, wasm: paths.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop()), rendered_ms: median(folder.map((l) => l.renderedMs)) },
+      one_file: oneFileBytes,
+      one_file_rendered_ms: median(one.map((l) => l.renderedMs)),
+      npm: await npmBytes(name),
+    });
   }
   return rows;
 }

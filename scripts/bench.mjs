@@ -105,7 +105,7 @@ try {
   }
 
   log('embed: a page with one widget, each way');
-  results.embed = await embedBytes(browser);
+  results.embed = await embedBytes(browser, { loads: quick ? 1 : 5 });
 
   // 2. Load, cold (a new browser context each time: no cache), served page and offline file.
   const targets = [
@@ -217,8 +217,8 @@ const m = results.machine;
 console.log(`\nmake bench${quick ? ' QUICK=1 (rough: few samples)' : ''} · ${results.date} · ${m.cpu}, ${m.cores} cores · ${m.rustc} · Node ${m.node} · Chromium ${m.chromium}\n`);
 console.log('Sizes');
 table(['file', 'raw', 'gzip', 'brotli'], results.sizes.map((s) => [s.file, kb(s.raw), kb(s.gzip), kb(s.brotli)]));
-console.log('Embed: what a page with one widget fetches, gzip, the page aside (folder: in Chromium, once the widget shows)');
-table(['page', 'autoloaded folder', 'wasm it fetched', 'one file', 'npm import (esbuild)'], results.embed.map((e) => [`one <${e.tag}>`, `${kb(e.folder.bytes)} in ${e.folder.files} files`, e.folder.wasm.join(', '), kb(e.one_file), kb(e.npm)]));
+console.log('Embed: what a page with one widget fetches, gzip, the page aside, and when the widget shows its figures (ms from navigation start, median of cold loads, files served at once)');
+table(['page', 'autoloaded folder', 'wasm it fetched', 'shown at', 'one file', 'shown at', 'npm import (esbuild)'], results.embed.map((e) => [`one <${e.tag}>`, `${kb(e.folder.bytes)} in ${e.folder.files} files`, e.folder.wasm.join(', '), ms(e.folder.rendered_ms), kb(e.one_file), ms(e.one_file_rendered_ms), kb(e.npm)]));
 console.log(`Load: navigation start to the first screen complete (every widget on it showing its figures: prerendered ones once the page is parsed and painted), and to every widget's own render done (median of ${LOADS} cold loads; 1280 x 720)`);
 table(['page', 'CPU', 'widgets (prerendered)', 'first paint', 'first screen complete', 'all rendered live'], results.load.map((l) => [l.page, `${l.cpu_throttling}x`, `${l.first_screen_widgets} + ${l.widgets - l.first_screen_widgets} (${l.prerendered_widgets})`, l.median_first_paint_ms === null ? 'none' : `${Math.round(l.median_first_paint_ms)} ms`, `${Math.round(l.median_first_screen_ms)} ms`, `${Math.round(l.median_rendered_ms)} ms`]));
 console.log('Interaction: main-thread time per input event, every slider swept');
