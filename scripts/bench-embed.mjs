@@ -13,36 +13,14 @@
 //   const rows = await embedBytes(browser, { loads });
 //   // [{ tag, folder: { bytes, files, wasm, rendered_ms }, one_file, one_file_rendered_ms, npm }]
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
 import { DIST } from './dist/common.mjs';
-import { SITE, assertBuilt, autoloaded, oneFile, pageBytes, serveCourse } from './dist/course-site.mjs';
+import { SITE, assertBuilt, autoloaded, bundledElement, oneFile, pageBytes, serveCourse } from './dist/course-site.mjs';
 
 /** The widgets measured: analytic ones, the two that read TinyGPT, two that run it. */
 export const EMBED_WIDGETS = ['param-table', 'masks', 'anatomy', 'attention', 'tiny-gpt', 'train', 'ablation'];
-
-/** Gzipped bytes of `import 'transformer-block/elements/NAME.js'` bundled by esbuild from dist/npm. */
-async function npmBytes(name) {
-  const site = mkdtempSync(join(tmpdir(), 'tb-embed-'));
-  try {
-    mkdirSync(join(site, 'node_modules'));
-    symlinkSync(join(DIST, 'npm'), join(site, 'node_modules', 'transformer-block'), 'dir');
-    const built = await esbuild.build({
-      stdin: { contents: `import 'transformer-block/elements/${name}.js';`, resolveDir: site },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    });
-    return gzipSync(built.outputFiles[0].contents).length;
-  } finally {
-    rmSync(site, { recursive: true, force: true });
-  }
-}
 
 /**
  * A cold load of `html` (a page with one `<tb-NAME>`) in a new context: when the widget first
@@ -84,7 +62,7 @@ export async function embedBytes(browser, { loads = 5 } = {}) {
       folder: { bytes, files, wasm: paths.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop()), rendered_ms: median(folder.map((l) => l.renderedMs)) },
       one_file: oneFileBytes,
       one_file_rendered_ms: median(one.map((l) => l.renderedMs)),
-      npm: await npmBytes(name),
+      npm: gzipSync(await bundledElement(name, { minify: true })).length,
     });
   }
   return rows;

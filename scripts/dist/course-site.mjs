@@ -6,11 +6,14 @@
 //   const asked = await serveCourse(context, { '/page.html': autoloaded('<tb-masks></tb-masks>') });
 //   await page.goto(`${SITE}/page.html`); …; pageBytes(asked)   // { bytes, files }
 //
-// Used by tests/e2e/autoloader.spec.js (budgets, same markup both ways) and scripts/bench.mjs (the
-// bytes of a page with one widget, each way).
+// Used by tests/e2e/autoloader.spec.js (budgets, same markup both ways), npm.spec.js (one element
+// bundled) and scripts/bench.mjs (the bytes of a page with one widget, each way).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
 import { DIST } from './common.mjs';
 
 export const SITE = 'https://course.example';
@@ -61,4 +64,28 @@ export const oneFile = (body) => page(body, '<script src="/transformer-block.js"
 export function pageBytes(asked, pagePath) {
   const files = asked.filter((a) => a.path !== pagePath);
   return { bytes: files.reduce((sum, a) => sum + a.gzip, 0), files: files.length, paths: files.map((a) => (a.path.startsWith(AT) ? a.path.slice(AT.length) : a.path)) };
+}
+
+/**
+ * A site's module that imports one element from the npm package (`import
+ * 'transformer-block/elements/NAME.js'`), bundled by esbuild as the site's build would: the bundle's
+ * bytes (Uint8Array). `minify`: as a site's production build.
+ */
+export async function bundledElement(name, { minify = false } = {}) {
+  const site = mkdtempSync(join(tmpdir(), 'tb-npm-'));
+  try {
+    mkdirSync(join(site, 'node_modules'));
+    symlinkSync(join(DIST, 'npm'), join(site, 'node_modules', 'transformer-block'), 'dir');
+    const built = await esbuild.build({
+      stdin: { contents: `import 'transformer-block/elements/${name}.js';`, resolveDir: site },
+      bundle: true,
+      minify,
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    return built.outputFiles[0].contents;
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
 }

@@ -2,11 +2,12 @@
 // policy, a server of given files that refuses every other request, and a watch on what a page does
 // wrong. (scripts/dist/course-site.mjs serves the folder and the one file for autoloader.spec.js.)
 import { recordProblems } from './helpers.js';
+import { SITE } from '../../scripts/dist/course-site.mjs';
+
+export { SITE };
 
 /** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
 export const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
-/** A made-up course site; every request to it is answered by page.route, any other is refused. */
-export const SITE = 'https://course.example';
 
 /**
  * Records what a page does wrong (see recordProblems: console errors and warnings, uncaught

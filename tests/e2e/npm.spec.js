@@ -1,12 +1,10 @@
 // The npm package (dist/npm/): its package.json, types and ES module; its elements' manifest and
 // VS Code's data; one element imported alone and bundled as a site would. Needs dist/ (`make dist`).
 import { test, expect } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 import { scanElements } from '../../scripts/build-dist.mjs';
+import { bundledElement } from '../../scripts/dist/course-site.mjs';
 import { SITE, htmlFile, serveSite, shadowText, watch } from './course-page.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,18 +69,7 @@ test.describe('the elements\u2019 manifest', () => {
 test.describe('the npm package, one element at a time', () => {
   test('a bundler given one element\u2019s module defines that element alone', async ({ page, context }) => {
     // A site's source importing one element from the package, bundled by esbuild as a site would.
-    const site = mkdtempSync(join(tmpdir(), 'tb-npm-'));
-    mkdirSync(join(site, 'node_modules'));
-    symlinkSync(`${DIST}npm`, join(site, 'node_modules', 'transformer-block'), 'dir');
-    const bundled = await esbuild.build({
-      stdin: { contents: "import 'transformer-block/elements/param-table.js';", resolveDir: site },
-      bundle: true,
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    });
-    rmSync(site, { recursive: true, force: true });
-    const js = bundled.outputFiles[0].text;
+    const js = new TextDecoder().decode(await bundledElement('param-table'));
     await serveSite(context, {
       '/app.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title>
 <script type="module" src="/app.js"></script></head><body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
