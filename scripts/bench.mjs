@@ -32,6 +32,7 @@ import { ROOT, launchChromium, startServer } from './browser.mjs';
 import { sweepSliders, typeInto, widgetsRendered } from './bench-in-page.mjs';
 import { torchPeers } from './torch-peers.mjs';
 import { embedBytes } from './bench-embed.mjs';
+import { MOBILE } from './dist/network-model.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
 
 const quick = process.argv.includes('--quick');
@@ -217,8 +218,8 @@ const m = results.machine;
 console.log(`\nmake bench${quick ? ' QUICK=1 (rough: few samples)' : ''} · ${results.date} · ${m.cpu}, ${m.cores} cores · ${m.rustc} · Node ${m.node} · Chromium ${m.chromium}\n`);
 console.log('Sizes');
 table(['file', 'raw', 'gzip', 'brotli'], results.sizes.map((s) => [s.file, kb(s.raw), kb(s.gzip), kb(s.brotli)]));
-console.log('Embed: what a page with one widget fetches, gzip, the page aside, and when the widget shows its figures (ms from navigation start, median of cold loads, files served at once)');
-table(['page', 'autoloaded folder', 'wasm it fetched', 'shown at', 'one file', 'shown at', 'npm import (esbuild)'], results.embed.map((e) => [`one <${e.tag}>`, `${kb(e.folder.bytes)} in ${e.folder.files} files`, e.folder.wasm.join(', '), ms(e.folder.rendered_ms), kb(e.one_file), ms(e.one_file_rendered_ms), kb(e.npm)]));
+console.log(`Embed: what a page with one widget fetches, gzip, the page aside, and when the widget shows its figures (ms from navigation start, median of cold loads): files served at once, and over a ${MOBILE.name} network`);
+table(['page', 'autoloaded folder', 'wasm it fetched', 'shown at', 'on mobile', 'one file', 'shown at', 'on mobile', 'npm import (esbuild)'], results.embed.map((e) => [`one <${e.tag}>`, `${kb(e.folder.bytes)} in ${e.folder.files} files`, e.folder.wasm.join(', '), ms(e.folder.rendered_ms), ms(e.folder.mobile_ms), kb(e.one_file), ms(e.one_file_rendered_ms), ms(e.one_file_mobile_ms), kb(e.npm)]));
 console.log(`Load: navigation start to the first screen complete (every widget on it showing its figures: prerendered ones once the page is parsed and painted), and to every widget's own render done (median of ${LOADS} cold loads; 1280 x 720)`);
 table(['page', 'CPU', 'widgets (prerendered)', 'first paint', 'first screen complete', 'all rendered live'], results.load.map((l) => [l.page, `${l.cpu_throttling}x`, `${l.first_screen_widgets} + ${l.widgets - l.first_screen_widgets} (${l.prerendered_widgets})`, l.median_first_paint_ms === null ? 'none' : `${Math.round(l.median_first_paint_ms)} ms`, `${Math.round(l.median_first_screen_ms)} ms`, `${Math.round(l.median_rendered_ms)} ms`]));
 console.log('Interaction: main-thread time per input event, every slider swept');

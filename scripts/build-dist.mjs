@@ -31,7 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BuildError, DIST, EDITIONS, ELEMENTS, LESSON_FILE, PKG, ROOT, SRC, WWW, fail } from './dist/common.mjs';
 import { scanElements } from './dist/elements.mjs';
-import { buildManifest, checkManifest } from './dist/manifest.mjs';
+import { buildManifest, checkManifest, inFolder } from './dist/manifest.mjs';
 import { indexDts } from './dist/types.mjs';
 import { vscodeHtmlData } from './dist/vscode.mjs';
 import { inlineLessonPage, tokenize, URL_ATTRS, isData, isFragment, isWeb } from './dist/lesson-page.mjs';
@@ -108,8 +108,8 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   writeFileSync(join(OUT, 'npm', 'elements', 'element.d.ts'), ELEMENT_DTS);
 
   // 3. The folder to copy, loaded by its autoloader: only the modules a page's elements need.
-  await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);
-  writeFileSync(join(OUT, 'transformer-block', MANIFEST), manifestJson);
+  const { baseChunk } = await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);
+  writeFileSync(join(OUT, 'transformer-block', MANIFEST), `${JSON.stringify(inFolder(manifest, baseChunk), null, 2)}\n`);
 
   // 4. The offline lessons, one an edition, each with the catalog of its page's language only.
   for (const edition of EDITIONS) {

@@ -80,7 +80,6 @@ const inlineWasm = replaced('inline-wasm', join(SRC, 'wasm.js'), () => {
         export const fullModule = () => wasmModule;
         export const fullLibrary = () => wasm;
         export const library = () => wasm;
-        export const WHOLE_FACADE_WIDGETS = '';
       `;
 });
 

@@ -32,11 +32,12 @@ export function assertBuilt() {
 /**
  * Serves `pages` ({ path: html }) and the folder at AT (or the one file at /transformer-block.js) on
  * SITE in the Playwright `context`, refusing every other request (`missing`: folder files answered
- * 404); returns the list of requests as they come, [{ path, gzip }].
+ * 404); returns the list of requests as they come, [{ path, gzip }]. `link`: a modelled network
+ * (scripts/dist/network-model.mjs) each answer waits for, by its gzipped bytes; none: at once.
  */
-export async function serveCourse(context, pages, { missing = [], csp = CSP } = {}) {
+export async function serveCourse(context, pages, { missing = [], csp = CSP, link = null } = {}) {
   const asked = [];
-  await context.route('**/*', (route) => {
+  await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
     if (url.origin !== SITE) return route.abort('blockedbyclient');
     const path = url.pathname;
@@ -47,7 +48,9 @@ export async function serveCourse(context, pages, { missing = [], csp = CSP } = 
     else if (path === '/transformer-block.js') body = readFileSync(BUNDLE);
     if (path.endsWith('.js')) type = 'text/javascript; charset=utf-8';
     if (path.endsWith('.wasm')) type = 'application/wasm';
-    asked.push({ path, gzip: body === null ? 0 : gzipSync(body).length });
+    const gzip = body === null ? 0 : gzipSync(body).length;
+    asked.push({ path, gzip });
+    await link?.deliver(gzip);
     if (body === null) return route.fulfill({ status: 404, body: '' });
     return route.fulfill({ status: 200, headers: { 'Content-Type': type, 'Content-Security-Policy': csp }, body });
   });

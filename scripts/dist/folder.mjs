@@ -16,7 +16,7 @@
 // What runs a real checkpoint stays out, as in the one-file bundles (bundle.mjs: served-only).
 
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { PKG, SRC, TARGET, fail } from './common.mjs';
@@ -24,13 +24,16 @@ import { build, trainingWorker } from './bundle.mjs';
 
 /** The autoloader's most (gzip): it is the one request every page makes. */
 export const AUTOLOADER_BUDGET_GZIP = 10 * 1024;
-/** The wasm-bindgen glue and wasm the folder's modules fetch from pkg/. */
-const PKG_FILES = ['analytic', 'model', 'transformer_block'].flatMap((f) => [`${f}.js`, `${f}_bg.wasm`]);
+/** Each build of the wasm (www/src/wasm.js: FACADES): its wasm-bindgen glue and wasm, in pkg/. */
+const FACADE_FILES = Object.fromEntries(
+  Object.entries({ analytic: 'analytic', model: 'model', full: 'transformer_block' }).map(([need, f]) => [need, { glue: `pkg/${f}.js`, wasm: `pkg/${f}_bg.wasm` }]),
+);
+const PKG_FILES = Object.values(FACADE_FILES).flatMap(({ glue, wasm }) => [glue, wasm].map((f) => f.slice('pkg/'.length)));
 
 /**
  * Each element's module (elements/NAME.js) and the chunks they share, written into `out`: with the
  * wasm fetched from ../pkg/ (`servedWasm`, the folder) or inlined in a chunk (the npm package's
- * per-element imports, for bundlers). Returns esbuild's output files.
+ * per-element imports, for bundlers). Returns esbuild's result (outputFiles, metafile).
  */
 export async function elementModules(elements, out, { servedWasm, banner }) {
   const entries = Object.fromEntries([...new Set(elements.map((e) => e.file))].map((f) => [`elements/${basename(f, '.js')}`, f]));
@@ -43,20 +46,53 @@ export async function elementModules(elements, out, { servedWasm, banner }) {
     outdir: out,
     chunkNames: 'chunks/[name]-[hash]',
     banner: { js: banner },
+    metafile: true,
   });
   for (const file of result.outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.contents);
   }
-  return result.outputFiles;
+  return result;
+}
+
+/**
+ * The chunks each element module imports, directly or through another, by static imports: what the
+ * autoloader preloads beside the module ({ 'elements/NAME.js': ['chunks/…', …] }, paths in `out`).
+ */
+function staticChunks(metafile, out) {
+  const outputs = Object.fromEntries(Object.entries(metafile.outputs).map(([path, o]) => [resolve(path), o]));
+  const closure = (path, seen = new Set()) => {
+    for (const imported of outputs[path]?.imports ?? []) {
+      const to = resolve(imported.path);
+      if (imported.kind !== 'import-statement' || seen.has(to)) continue;
+      seen.add(to);
+      closure(to, seen);
+    }
+    return seen;
+  };
+  const at = (path) => relative(out, path).split(sep).join('/');
+  return Object.fromEntries(
+    Object.keys(outputs)
+      .filter((path) => at(path).startsWith('elements/'))
+      .map((path) => [at(path), [...closure(path)].map(at).sort()]),
+  );
+}
+
+/** The output (its path in `out`) that holds the source file `source` (absolute), from esbuild's metafile. */
+function outputHolding(metafile, out, source) {
+  const input = relative(process.cwd(), source).split(sep).join('/');
+  const found = Object.entries(metafile.outputs).find(([, o]) => input in o.inputs);
+  if (!found) fail(`no module of the folder holds ${input}`);
+  return relative(out, resolve(found[0])).split(sep).join('/');
 }
 
 /**
  * Writes the folder into `out` (dist.partial/transformer-block/), for `elements` (scanElements).
- * Returns { tags: { tag: 'elements/NAME.js' }, autoloaderGzip }.
+ * Returns { tags: { tag: 'elements/NAME.js' }, autoloaderGzip, baseChunk } (baseChunk: the chunk
+ * that holds TbElement, www/src/elements/base.js, for the folder's manifest).
  */
 export async function buildFolder(elements, out, banner) {
-  const outputs = await elementModules(elements, out, { servedWasm: true, banner });
+  const { outputFiles: outputs, metafile } = await elementModules(elements, out, { servedWasm: true, banner });
   // The worker is started from ../train-worker.js (bundle.mjs: folder-worker): right only from one level down.
   for (const file of outputs) {
     const at = file.path.slice(out.length + 1);
@@ -67,6 +103,12 @@ export async function buildFolder(elements, out, banner) {
   for (const f of PKG_FILES) copyFileSync(join(PKG, f), join(out, 'pkg', f));
 
   const tags = Object.fromEntries(elements.map((e) => [e.tag, `elements/${basename(e.file)}`]));
+  const chunks = staticChunks(metafile, out);
+  const folder = {
+    elements: Object.fromEntries(elements.map((e) => [e.tag, { module: tags[e.tag], need: e.need, chunks: chunks[tags[e.tag]] }])),
+    facades: FACADE_FILES,
+  };
+  for (const [tag, { module, chunks: list }] of Object.entries(folder.elements)) if (!list) fail(`esbuild wrote no ${module} for <${tag}>`);
   const loader = await esbuild.build({
     entryPoints: [join(SRC, 'autoloader.js')],
     bundle: true,
@@ -74,7 +116,7 @@ export async function buildFolder(elements, out, banner) {
     format: 'esm',
     minify: true,
     target: TARGET,
-    define: { __TB_ELEMENTS__: JSON.stringify(tags) },
+    define: { __TB_FOLDER__: JSON.stringify(folder) },
     banner: { js: banner },
     logLevel: 'warning',
   });
@@ -82,5 +124,5 @@ export async function buildFolder(elements, out, banner) {
   const gzip = gzipSync(js).length;
   if (gzip > AUTOLOADER_BUDGET_GZIP) fail(`autoloader.js is ${gzip} bytes gzipped, over its ${AUTOLOADER_BUDGET_GZIP}`);
   writeFileSync(join(out, 'autoloader.js'), js);
-  return { tags, autoloaderGzip: gzip };
+  return { tags, autoloaderGzip: gzip, baseChunk: outputHolding(metafile, out, join(SRC, 'elements', 'base.js')) };
 }

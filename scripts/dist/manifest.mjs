@@ -14,8 +14,8 @@
 //
 // Tidied, it keeps what an author or an editor uses: the modules that define an element (their
 // paths, elements/NAME.js, are the package's per-element modules, and the folder's), each with its
-// element class alone, and TbElement under the module that exports it, the package's index.js (in
-// the folder the base class sits in a shared chunk; an editor reads no module path). A class keeps
+// element class alone, and TbElement under the module that exports it, the package's index.js (the
+// folder's copy names the shared chunk the class sits in instead, inFolder). A class keeps
 // only the members its doc comment marks @public; the rest (render, the private fields) is how the
 // element works, not what a page may use.
 
@@ -105,6 +105,27 @@ export function tidy(raw) {
     });
   }
   return { schemaVersion: raw.schemaVersion, readme: raw.readme, modules };
+}
+
+/**
+ * The manifest as the folder publishes it (dist/transformer-block/): the folder has no index.js, and
+ * TbElement sits in the shared chunk `baseChunk` ('chunks/chunk-….js'), under a name of esbuild's,
+ * so that module declares it and exports nothing, and every reference to it names that chunk.
+ */
+export function inFolder(manifest, baseChunk) {
+  const moved = (value) => {
+    if (Array.isArray(value)) return value.map(moved);
+    if (value === null || typeof value !== 'object') return value;
+    const copy = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, moved(v)]));
+    if (copy.module === BASE_MODULE) copy.module = baseChunk;
+    return copy;
+  };
+  const folder = moved(manifest);
+  const base = folder.modules.find((m) => m.path === BASE_MODULE);
+  if (!base) fail(`the manifest has no module ${BASE_MODULE} to move into the folder's ${baseChunk}`);
+  base.path = baseChunk;
+  delete base.exports;
+  return folder;
 }
 
 /** The manifest `make dist` publishes. */

@@ -83,6 +83,9 @@ for (const budget of BUDGETS) {
     // No other element's module, no other build of the wasm, no other language.
     expect(paths.filter((f) => f.startsWith('elements/') && f !== `elements/${budget.module}`)).toEqual([]);
     expect(paths.filter((f) => f.endsWith('.wasm'))).toEqual([`pkg/${budget.wasm}_bg.wasm`]);
+    // Asked for by the autoloader at once (<link rel="preload">), not once the module has come and
+    // run, and fetched once: wasm.js's fetch takes the preloaded body.
+    expect(paths.indexOf(`pkg/${budget.wasm}_bg.wasm`)).toBeLessThan(paths.indexOf(`elements/${budget.module}`));
     expect(paths.filter((f) => /\b(fr|zh)\b/.test(f))).toEqual([]);
     const said = `one <${budget.tag}>: ${(bytes / 1024).toFixed(1)} KB gzip in ${files} files`;
     test.info().annotations.push({ type: 'bytes', description: said });

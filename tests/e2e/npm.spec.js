@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { scanElements } from '../../scripts/build-dist.mjs';
 import { bundledElement } from '../../scripts/dist/course-site.mjs';
+import { inFolder } from '../../scripts/dist/manifest.mjs';
 import { SITE, htmlFile, serveSite, shadowText, watch } from './course-page.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,8 +56,16 @@ test.describe('the elements\u2019 manifest', () => {
     expect(pkg.customElements).toBe('custom-elements.json');
     expect(pkg.files).toEqual(expect.arrayContaining(['custom-elements.json', 'vscode.html-custom-data.json']));
     const text = readFileSync(`${DIST}npm/${pkg.customElements}`, 'utf8');
-    expect(readFileSync(`${DIST}transformer-block/custom-elements.json`, 'utf8')).toBe(text);
     const manifest = JSON.parse(text);
+    // The folder's: the same, TbElement under the shared chunk that holds it (the folder has no index.js).
+    const folder = JSON.parse(readFileSync(`${DIST}transformer-block/custom-elements.json`, 'utf8'));
+    const base = folder.modules[0].path;
+    expect(base).toMatch(/^chunks\/chunk-\w+\.js$/);
+    expect(folder).toEqual(inFolder(manifest, base));
+    expect(readFileSync(`${DIST}transformer-block/${base}`, 'utf8')).toContain('tb-ready');
+    for (const [dir, { modules }] of [['npm', manifest], ['transformer-block', folder]]) {
+      for (const { path } of modules) expect(existsSync(`${DIST}${dir}/${path}`), `${dir}/${path}`).toBe(true);
+    }
     const elements = manifest.modules.flatMap((m) => m.declarations.filter((d) => d.tagName).map((d) => [d.tagName, d.name, m.path]));
     expect(elements).toHaveLength(16);
     expect(elements.sort()).toEqual(scanElements().map((e) => [e.tag, e.className, `elements/${e.file.split('/elements/')[1]}`]).sort());

@@ -1,12 +1,15 @@
-// The widgets that ask for the whole facade are named in wasm.js (WHOLE_FACADE_WIDGETS), so that a
-// widget that only reads TinyGPT takes the whole facade too on their page and TinyGPT is never
-// fetched twice. This keeps that list and the element classes' own `needs` agreeing.
+// The widgets that ask for the whole facade are named in facade-needs.js (WHOLE_FACADE_WIDGETS), so
+// that a widget that only reads TinyGPT takes the whole facade too on their page and TinyGPT is never
+// fetched twice, and so that the folder's autoloader can ask for a page's build before the widgets'
+// modules arrive. This keeps that list and the element classes' own `needs` agreeing.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { scanElements } from '../../scripts/dist/elements.mjs';
-import { WHOLE_FACADE_WIDGETS, library } from '../../www/src/wasm.js';
+import { WHOLE_FACADE_WIDGETS, facadeFor } from '../../www/src/facade-needs.js';
+import { SOURCES, sourceNeedsModel } from '../../www/src/lesson-values.js';
+import { library } from '../../www/src/wasm.js';
 
 const listed = WHOLE_FACADE_WIDGETS.split(',').map((s) => s.trim());
 
@@ -14,19 +17,32 @@ test('every widget that asks for the whole facade is named, and none other', () 
   const elements = scanElements();
   assert.ok(elements.length >= 16);
   let whole = 0;
-  for (const { tag, file } of elements) {
+  for (const { tag, file, need } of elements) {
     const text = readFileSync(file, 'utf8');
-    const declared = /static needs = '(\w+)'/.exec(text)?.[1] ?? 'analytic';
     const byAttributes = /\n {2}needs\(\) \{[^}]*'full'/.test(text);
     const bare = listed.includes(tag);
-    const conditional = listed.some((s) => s.startsWith(`${tag}[`));
-    assert.ok(['analytic', 'model', 'full'].includes(declared), `${tag}: needs '${declared}'`);
-    if (declared === 'full') assert.ok(bare, `${tag} needs the whole facade: name it in WHOLE_FACADE_WIDGETS`);
+    const conditional = listed.filter((s) => s.startsWith(`${tag}[`)).length;
+    assert.ok(['analytic', 'model', 'full'].includes(need), `${tag}: needs '${need}'`);
+    if (need === 'full') assert.ok(bare, `${tag} needs the whole facade: name it in WHOLE_FACADE_WIDGETS`);
     else if (byAttributes) assert.ok(conditional && !bare, `${tag} needs the whole facade by its attributes: name it with them`);
     else assert.ok(!bare && !conditional, `${tag} does not need the whole facade: WHOLE_FACADE_WIDGETS names it`);
-    if (bare || conditional) whole += 1;
+    whole += (bare ? 1 : 0) + conditional;
   }
   assert.equal(whole, listed.length, 'WHOLE_FACADE_WIDGETS names a tag that is not an element');
+});
+
+test('a number asks for the whole facade exactly where its source runs TinyGPT', () => {
+  const named = listed.map((s) => /^tb-number\[source="([^"]+)"\]$/.exec(s)?.[1]).filter(Boolean);
+  assert.deepEqual(named.sort(), Object.keys(SOURCES).filter(sourceNeedsModel).sort());
+});
+
+test('a widget that reads TinyGPT takes the whole facade where one is coming, no other need does', () => {
+  const page = (whole) => ({ querySelector: (sel) => (sel === WHOLE_FACADE_WIDGETS && whole ? {} : null) });
+  assert.equal(facadeFor('model', page(true)), 'full');
+  assert.equal(facadeFor('model', page(false)), 'model');
+  assert.equal(facadeFor('analytic', page(true)), 'analytic');
+  assert.equal(facadeFor('full', page(false)), 'full');
+  assert.equal(facadeFor('model', undefined), 'model');
 });
 
 test('a need that is no facade is refused in words', () => {

@@ -11,8 +11,8 @@
 //   model     www/pkg/model*              TinyGPT read and looked inside, no analytic model (~187 KB)
 //   full      www/pkg/transformer_block*  both, with training, the experiments and timing (~275 KB)
 // `library(need)` gives the one an element needs, or the whole facade when it is already coming or
-// when the page holds a widget that will ask for it (WHOLE_FACADE_WIDGETS), so that no page fetches
-// TinyGPT twice. Each is fetched on the first call and never again, and not at all if nothing asks.
+// when the page holds a widget that will ask for it (facade-needs.js: facadeFor), so that no page
+// fetches TinyGPT twice. Each is fetched on the first call and never again, and not at all if nothing asks.
 // They are separate instances: nothing made by one is passed to another. `fullModule()` is posted to
 // the page's worker (src/train/), which instantiates it for itself: fetched and compiled once
 // however many run it.
@@ -25,18 +25,13 @@
 // fetch nothing and every need gets the whole facade: scripts/dist/bundle.mjs, plugin `inline-wasm`.
 // Same exports, same shapes.
 
+import { facadeFor } from './facade-needs.js';
+
 const pkg = (name) => ({
   glue: new URL(`../pkg/${name}.js`, import.meta.url),
   bytes: new URL(`../pkg/${name}_bg.wasm`, import.meta.url),
 });
 const FACADES = { analytic: pkg('analytic'), model: pkg('model'), full: pkg('transformer_block') };
-
-/**
- * The widgets that ask for the whole facade (their class's `needs` is 'full', or their attributes
- * make it so: base.js, needs()). A widget that only reads TinyGPT takes the whole facade too when
- * one of these is on the page. tests/unit/facades.test.js keeps this list and the classes agreeing.
- */
-export const WHOLE_FACADE_WIDGETS = 'tb-train, tb-ablation, tb-stream, tb-norm-race, tb-depth-latency, tb-anatomy[model="tiny-gpt"], tb-number[source]';
 
 const missing = (what, err) =>
   new Error(`could not load ${what} (${err.message}); build it with \`make wasm\``, { cause: err });
@@ -78,7 +73,7 @@ let fullCompiled = null;
  */
 export function library(need) {
   if (!(need in FACADES)) throw new Error(`no facade "${need}": analytic, model or full`);
-  const whole = need === 'full' || instances.full || (need === 'model' && globalThis.document?.querySelector(WHOLE_FACADE_WIDGETS));
+  const whole = instances.full || facadeFor(need, globalThis.document) === 'full';
   if (whole) return fullLibrary();
   instances[need] ??= instantiate(FACADES[need], compile(FACADES[need]));
   return instances[need];

@@ -176,7 +176,8 @@ export class TbElement extends HTMLElement {
    * worked examples, the default), 'model' (it reads TinyGPT: the character model and its
    * inspection) or 'full' (it trains, times or experiments, or needs TinyGPT and the analytic model
    * both). The class's static `needs`; an element whose need depends on its attributes overrides
-   * this. A class or attributes that make it 'full' are named in WHOLE_FACADE_WIDGETS too.
+   * this. A class or attributes that make it 'full' are named in WHOLE_FACADE_WIDGETS too
+   * (../facade-needs.js).
    */
   needs() {
     return this.constructor.needs ?? 'analytic';
