@@ -1,14 +1,17 @@
-// The static module graph of the lesson page's script, for the preload links in www/index.html and
-// its French edition www/fr/index.html (tests/unit/preload.test.js checks they match):
+// The static module graph of the lesson page's script, for the preload links in www/index.html
+// (tests/unit/preload.test.js checks they match), which its French edition www/fr/index.html has
+// too, one folder up (scripts/lesson-edition.mjs writes it from the English page):
 //
 //   node scripts/module-graph.mjs            print them
-//   node scripts/module-graph.mjs --write    write them into both pages, in place of the old ones
+//   node scripts/module-graph.mjs --write    write them into the page, in place of the old ones,
+//                                            and the editions from it
 //
 // Imports are found by a plain pattern over the source (our modules import with string literals only).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeEditions } from './lesson-edition.mjs';
 
 export const WWW = fileURLToPath(new URL('../www/', import.meta.url));
 
@@ -41,11 +44,6 @@ export function preloadLinks() {
   ];
 }
 
-/** The pages that carry the links, and how each writes a path (the French edition is a folder down). */
-export const PAGES = [
-  { page: 'index.html', href: (l) => l },
-  { page: 'fr/index.html', href: (l) => l.replace('href="', 'href="../') },
-];
 
 /** `html` with its run of preload links replaced by `links`, one a line, indented as the first was. */
 export function withPreloadLinks(html, links) {
@@ -56,10 +54,9 @@ export function withPreloadLinks(html, links) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--write')) {
-    for (const { page, href } of PAGES) {
-      const path = resolve(WWW, page);
-      writeFileSync(path, withPreloadLinks(readFileSync(path, 'utf8'), preloadLinks().map(href)));
-      console.log(`module-graph: ${preloadLinks().length} links in www/${page}`);
-    }
+    const path = resolve(WWW, 'index.html');
+    writeFileSync(path, withPreloadLinks(readFileSync(path, 'utf8'), preloadLinks()));
+    console.log(`module-graph: ${preloadLinks().length} links in www/index.html`);
+    writeEditions();
   } else console.log(preloadLinks().map((l) => `  ${l}`).join('\n'));
 }
