@@ -104,7 +104,6 @@ class TbAttention extends TbElement {
     const modelShown = this.#models.shown(lib, models);
     if (modelShown.loading || modelShown.nodes) return this.shadowRoot.replaceChildren(...(modelShown.loading ?? modelShown.nodes));
     const { start } = modelShown;
-    const { page } = start;
 
     const textId = `${this.uid}-text`;
     const input = h('input', { id: textId, type: 'text', value: this.attr('text', DEFAULT_TEXT), spellcheck: false, autocomplete: 'off', 'aria-describedby': `${this.uid}-text-help` });
@@ -126,21 +125,7 @@ class TbAttention extends TbElement {
       stale.textContent = shown === null ? '' : t('attention.stale', { text: clipText(shown.text), model: clipText(shown.model, 60) });
       output.hidden = shown === null;
     };
-    // A new model is made before the one it replaces is freed: one that cannot be made leaves the
-    // widget running the last.
-    const load = () => {
-      let next;
-      try {
-        next = this.#models.make(lib, select.value, seed, page);
-      } catch (err) {
-        fail(err);
-        return false;
-      }
-      note.textContent = this.#models.note(select.value, page);
-      help.textContent = t('attention.help', { longest: formatInteger(next.info().longest_text, locale) });
-      return true;
-    };
-    const run = () => {
+    const run = (select) => {
       if (!this.#models.model) return;
       let r;
       try {
@@ -164,12 +149,16 @@ class TbAttention extends TbElement {
       });
       unknown.textContent = unknownNote(r.unknown, t);
     };
-    const { control, select } = this.#models.switcher(lib, start, () => load() && run(), {
+    const { control } = this.#models.reader(lib, start, {
+      seed,
+      input,
+      note,
+      fail,
+      run,
+      made: (model) => (help.textContent = t('attention.help', { longest: formatInteger(model.info().longest_text, locale) })),
       ...models,
       beside: [h('label', { htmlFor: textId }, t('attention.text')), input, help],
     });
-    input.addEventListener('input', run);
-    if (load()) run();
     this.shadowRoot.replaceChildren(h('h3', {}, t('attention.title')), control, note, error, stale, unknown, output);
   }
 }

@@ -97,6 +97,8 @@ function realLoading(element, lib, pick, real, fallback) {
  *   const { control, select } = this.#models.switcher(lib, start, onPicked, { ...options, beside })
  *     // options: { models, t, source } for modelSwitcher (source: shown instead of start's);
  *     // a TinyGPT pick runs onPicked(value), the reader's real checkpoint re-renders the widget
+ *   const { control } = this.#models.reader(lib, start, { seed, input, note, fail, run, made, ...options })
+ *     // the same, for a widget that reads its model with a text: makes it, notes it, runs it
  *   this.#models.make(lib, select.value, seed, start.page)   // the TinyGPT model (throws: the last stays)
  *   this.#models.model, this.#models.note(select.value, start.page)   // it, and its note
  */
@@ -145,6 +147,32 @@ export class ModelShown {
     const picked = (value) => (yourRealCheckpoint(this.pick) ? el.update() : onPicked(value));
     const switcher = modelSwitcher(el.uid, lib, { source, page: start.page }, this.pick, picked, { t: el.t, ...options });
     this.#off = switcher.off;
+    return switcher;
+  }
+
+  /**
+   * The switcher of a widget that reads its model with the reader's text (<tb-attention>,
+   * <tb-tiny-gpt>), wired: a pick makes the model (made before the last is freed: one that cannot
+   * be made is said by `fail(err)` and the last runs on), writes its note into `note`, passes it to
+   * `made(model)` and runs `run(select)`; typing into `input` runs `run(select)`, and so does this
+   * call, once the first model is made. `options` as switcher()'s. Returns { control, select }.
+   */
+  reader(lib, start, { seed, input, note, fail, run, made = () => {}, ...options }) {
+    const load = () => {
+      let next;
+      try {
+        next = this.make(lib, switcher.select.value, seed, start.page);
+      } catch (err) {
+        fail(err);
+        return false;
+      }
+      note.textContent = this.note(switcher.select.value, start.page);
+      made(next);
+      return true;
+    };
+    const switcher = this.switcher(lib, start, () => load() && run(switcher.select), options);
+    input.addEventListener('input', () => run(switcher.select));
+    if (load()) run(switcher.select);
     return switcher;
   }
 

@@ -112,7 +112,6 @@ class TbTinyGpt extends TbElement {
     const shown = this.#models.shown(lib, this.#switcherModels(seed, null));
     if (shown.loading || shown.nodes) return this.shadowRoot.replaceChildren(...(shown.loading ?? shown.nodes));
     const { start } = shown;
-    const { page } = start;
 
     const textId = `${this.uid}-text`;
     const input = h('input', { id: textId, type: 'text', value: text, spellcheck: false, autocomplete: 'off' });
@@ -120,16 +119,6 @@ class TbTinyGpt extends TbElement {
     const region = resultRegion();
     const sampling = samplingView({ uid: this.uid, settings: this.#samplerAttrs(), source: () => this.#models.model && charSource(this.#models.model), text: () => input.value, t });
 
-    const load = () => {
-      try {
-        this.#models.make(lib, select.value, seed ?? 0, page);
-      } catch (err) {
-        region.fail(errorText(err, t));
-        return false;
-      }
-      note.textContent = this.#models.note(select.value, page);
-      return true;
-    };
     const run = () => {
       const model = this.#models.model;
       if (!model) return;
@@ -137,12 +126,15 @@ class TbTinyGpt extends TbElement {
       if (region.show(() => model.read(input.value, 3), (r) => readingResult(r, t))) sampling.refresh();
       else sampling.hide();
     };
-    const { control, select } = this.#models.switcher(lib, start, () => load() && run(), {
+    const { control } = this.#models.reader(lib, start, {
+      seed: seed ?? 0,
+      input,
+      note,
+      fail: (err) => region.fail(errorText(err, t)),
+      run,
       ...this.#switcherModels(seed, start),
       beside: [h('label', { htmlFor: textId }, t('tinyGpt.text')), input],
     });
-    input.addEventListener('input', run);
-    if (load()) run();
     this.shadowRoot.replaceChildren(
       h('h3', {}, t('tinyGpt.title')),
       control,
