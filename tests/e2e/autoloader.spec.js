@@ -39,7 +39,7 @@ async function rendered(p, tags) {
   // A widget that fetches more (a catalog, the whole facade) may re-render once: settled when twice the same.
   let last = null;
   for (;;) {
-    const now = await p.evaluate((tags) => tags.map((t) => document.querySelector(t).shadowRoot.innerHTML.replace(/\btb\d+/g, 'tbN')), tags);
+    const now = await p.evaluate((tags) => tags.map((t) => document.querySelector(t).shadowRoot.innerHTML), tags);
     if (JSON.stringify(now) === JSON.stringify(last)) return Object.fromEntries(tags.map((t, i) => [t, now[i]]));
     last = now;
     await p.waitForTimeout(300);

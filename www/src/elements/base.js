@@ -32,7 +32,13 @@ import { START, firstRenders, hasSettled, inTurn } from './render-queue.js';
 
 export { chartLegend, errorText, h, resultRegion } from './dom-parts.js';
 
-let ids = 0;
+/**
+ * How many elements of each tag have been made. An element's uid counts within its tag, so it does
+ * not depend on the order the tags were defined in (the folder's autoloader defines each as its
+ * module arrives): the same page gives the same ids however it was loaded, and its prerendered
+ * markup's.
+ */
+const made = new Map();
 
 /**
  * The rendered elements, so a change of language reaches them: a `lang` attribute changed anywhere in
@@ -142,8 +148,9 @@ export class TbElement extends HTMLElement {
       for (const type of ['click', 'input', 'change']) this.shadowRoot.addEventListener(type, note, true);
     }
     this.shadowRoot.adoptedStyleSheets = [themeSheet(), ...this.constructor.styles];
+    made.set(this.localName, (made.get(this.localName) ?? 0) + 1);
     /** A prefix unique to this element, for ids inside its shadow root and for labels. @public */
-    this.uid = `tb${++ids}`;
+    this.uid = `${this.localName}-${made.get(this.localName)}`;
   }
 
   connectedCallback() {
