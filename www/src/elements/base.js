@@ -96,6 +96,7 @@ export class TbElement extends HTMLElement {
   #released = false; // out of the document past a task: release() ran, the next connection renders
   #held = new Set(); // parts that hear of attribute changes and are released with the element (hold)
   #generation = 0; // counts the renders asked for, so one queued in turn (inTurn) that is stale does nothing
+  #facade = null; // { need, library }: the facade this element renders with, kept while its need is the same
   #ready;
   /**
    * True while the element works towards what it will show after its render (the experiments'
@@ -231,7 +232,11 @@ export class TbElement extends HTMLElement {
       // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
       // cannot be fetched leaves English, which is always here.
       const language = loadLanguage(this.locale);
-      const library = facade(this.needs());
+      // The facade of its first render while its need stays (a widget does not move to another
+      // wasm instance because a later one arrived), chosen again when its attributes change the need.
+      const need = this.needs();
+      if (this.#facade?.need !== need) this.#facade = { need, library: facade(need) };
+      const { library } = this.#facade;
       // Both looked at (each is watched from now on): a render that waits for a fetch takes its turn.
       const waited = !(hasSettled(language) & hasSettled(library));
       let lib;
