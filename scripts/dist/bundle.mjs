@@ -14,7 +14,7 @@ import { inlineScriptProblem } from './lesson-page.mjs';
  * esbuild plugin `name`: the module `served` (a file of www/src/, whoever imports it) becomes the
  * JavaScript `contents()` returns, resolved from the same folder.
  */
-function replaced(name, served, contents) {
+export function replaced(name, served, contents) {
   const file = basename(served).replace(/[.]/g, '\\.');
   return {
     name,
@@ -123,18 +123,6 @@ function inlineWorker(workerSource) {
           }
         `);
 }
-
-/**
- * esbuild plugin for the folder build (folder.mjs): www/src/train/worker-url.js starts the training
- * worker from the folder's train-worker.js (the same classic script the bundles inline), a file of
- * the site, which a Content-Security-Policy allows with script-src 'self' (no blob: needed). Every
- * module of the folder is one level down (elements/, chunks/), so ../ is the folder.
- */
-const folderWorker = replaced(
-  'folder-worker',
-  join(SRC, 'train', 'worker-url.js'),
-  () => `export function createWorker() { return new Worker(new URL('../train-worker.js', import.meta.url), { name: 'tb-training' }); }`,
-);
 
 /** The training worker as one classic script (workerBundle), built once per run of make dist. */
 export async function trainingWorker() {
@@ -277,10 +265,12 @@ let worker; // the training worker's source, built once per run of this script
  */
 export async function build({ servedWasm = false, ...options }) {
   worker ??= await workerBundle();
-  const plugins = [...(servedWasm ? [folderWorker] : [inlineWasm, inlineWorker(worker)]), servedOnly, ...(options.plugins ?? [])];
+  // The folder (servedWasm) fetches its wasm and starts its workers from files beside its modules
+  // (folder-workers.mjs gives the plugins); the bundles carry both, and no real checkpoint.
+  const plugins = [...(servedWasm ? [] : [inlineWasm, inlineWorker(worker), servedOnly]), ...(options.plugins ?? [])];
   const common = servedWasm ? { ...COMMON, define: {}, logOverride: {} } : COMMON;
   const result = await esbuild.build({ ...common, ...options, plugins });
-  for (const file of result.outputFiles ?? []) {
+  for (const file of servedWasm ? [] : (result.outputFiles ?? [])) {
     for (const [, key] of file.text.matchAll(/["'`](checkpoint\.[A-Za-z]+)["'`]/g)) {
       if (!BUNDLED_CHECKPOINT_KEYS.includes(key)) fail(`bundled code shows ${key}, which the bundles' catalogs leave out: add it to BUNDLED_CHECKPOINT_KEYS (scripts/dist/bundle.mjs)`);
     }

@@ -32,10 +32,11 @@ export function assertBuilt() {
 /**
  * Serves `pages` ({ path: html }) and the folder at AT (or the one file at /transformer-block.js) on
  * SITE in the Playwright `context`, refusing every other request (`missing`: folder files answered
- * 404); returns the list of requests as they come, [{ path, gzip }]. `link`: a modelled network
+ * 404), and each of `folders` ({ '/site/path/': directory on disk }); returns the list of requests
+ * as they come, [{ path, gzip }]. `link`: a modelled network
  * (scripts/dist/network-model.mjs) each answer waits for, by its gzipped bytes; none: at once.
  */
-export async function serveCourse(context, pages, { missing = [], csp = CSP, link = null } = {}) {
+export async function serveCourse(context, pages, { missing = [], csp = CSP, link = null, folders = {} } = {}) {
   const asked = [];
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());
@@ -43,11 +44,15 @@ export async function serveCourse(context, pages, { missing = [], csp = CSP, lin
     const path = url.pathname;
     let body = null;
     let type = 'text/html; charset=utf-8';
+    const [at, dir] = Object.entries(folders).find(([prefix]) => path.startsWith(prefix)) ?? [];
     if (pages[path] !== undefined) body = pages[path];
+    else if (at !== undefined) body = existsSync(join(dir, path.slice(at.length))) ? readFileSync(join(dir, path.slice(at.length))) : null;
     else if (path.startsWith(AT) && !missing.includes(path.slice(AT.length)) && existsSync(FOLDER + path.slice(AT.length))) body = readFileSync(FOLDER + path.slice(AT.length));
     else if (path === '/transformer-block.js') body = readFileSync(BUNDLE);
     if (path.endsWith('.js')) type = 'text/javascript; charset=utf-8';
     if (path.endsWith('.wasm')) type = 'application/wasm';
+    if (path.endsWith('.json')) type = 'application/json';
+    if (path.endsWith('.safetensors')) type = 'application/octet-stream';
     const gzip = body === null ? 0 : gzipSync(body).length;
     asked.push({ path, gzip });
     await link?.deliver(gzip);

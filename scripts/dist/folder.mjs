@@ -11,9 +11,11 @@
 //   pkg/transformer_block* the whole facade, fetched by the first widget that trains or experiments
 //                          (wasm.js: library)
 //   train-worker.js        the training worker (one classic script), started when a widget trains
+//   pkg/checkpoint-worker.js  a real checkpoint's worker, started when a widget opens one (weights-src,
+//                          or the reader's), with the engine it fetches, pkg/checkpoint*_bg.wasm
+//                          (folder-workers.mjs)
 //
 // Every URL is relative to the module that holds it, so the folder works from any path of any site.
-// What runs a real checkpoint stays out, as in the one-file bundles (bundle.mjs: served-only).
 
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -21,6 +23,7 @@ import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { PKG, SRC, TARGET, fail } from './common.mjs';
 import { build, trainingWorker } from './bundle.mjs';
+import { CHECKPOINT_WASM, CHECKPOINT_WORKER, FOLDER_WORKER_PLUGINS, TRAIN_WORKER, checkWorkerStarters, checkpointWorker } from './folder-workers.mjs';
 
 /** The autoloader's most (gzip): it is the one request every page makes. */
 export const AUTOLOADER_BUDGET_GZIP = 10 * 1024;
@@ -47,6 +50,7 @@ export async function elementModules(elements, out, { servedWasm, banner }) {
     chunkNames: 'chunks/[name]-[hash]',
     banner: { js: banner },
     metafile: true,
+    plugins: servedWasm ? FOLDER_WORKER_PLUGINS : [],
   });
   for (const file of result.outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
@@ -93,14 +97,11 @@ function outputHolding(metafile, out, source) {
  */
 export async function buildFolder(elements, out, banner) {
   const { outputFiles: outputs, metafile } = await elementModules(elements, out, { servedWasm: true, banner });
-  // The worker is started from ../train-worker.js (bundle.mjs: folder-worker): right only from one level down.
-  for (const file of outputs) {
-    const at = file.path.slice(out.length + 1);
-    if (at.split('/').length !== 2 && new TextDecoder().decode(file.contents).includes('train-worker.js')) fail(`${at} starts ../train-worker.js but is not one folder down`);
-  }
-  writeFileSync(join(out, 'train-worker.js'), await trainingWorker());
+  checkWorkerStarters(outputs, out);
+  writeFileSync(join(out, TRAIN_WORKER), await trainingWorker());
   mkdirSync(join(out, 'pkg'), { recursive: true });
-  for (const f of PKG_FILES) copyFileSync(join(PKG, f), join(out, 'pkg', f));
+  for (const f of [...PKG_FILES, ...CHECKPOINT_WASM]) copyFileSync(join(PKG, f), join(out, 'pkg', f));
+  writeFileSync(join(out, CHECKPOINT_WORKER), await checkpointWorker());
 
   const tags = Object.fromEntries(elements.map((e) => [e.tag, `elements/${basename(e.file)}`]));
   const chunks = staticChunks(metafile, out);

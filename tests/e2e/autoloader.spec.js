@@ -6,7 +6,9 @@
 import { test, expect } from '@playwright/test';
 import { scanElements } from '../../scripts/build-dist.mjs';
 import { AT, CSP, SITE, assertBuilt, autoloaded, coursePage as page, oneFile, pageBytes, serveCourse } from '../../scripts/dist/course-site.mjs';
+import { fileURLToPath } from 'node:url';
 import { recordProblems } from './helpers.js';
+import { FIXTURES, expectHeads, inspected } from './checkpoint-pages.js';
 
 const TAGS = [...new Set(scanElements().map((e) => e.tag))];
 const markup = (t) =>
@@ -159,5 +161,31 @@ test('a build of the wasm that cannot be fetched: the widgets that need it say s
   await expect(p.locator('tb-masks figure[data-side="decoder"]')).toBeVisible();
   // The browser's own line about the 404 aside, nothing is said, nothing uncaught.
   expect(problems.filter((m) => !/HTTP 404|failed request|Failed to load resource/.test(m))).toEqual([]);
+  await context.close();
+});
+
+test('a real checkpoint through the folder: <tb-attention weights-src> opens it in the folder\u2019s checkpoint worker, with transformers\u2019 weights', async ({ browser }) => {
+  const expected = inspected('llama');
+  const context = await browser.newContext();
+  const text = 'Attention is the only stage that mixes positions.';
+  const asked = await serveCourse(
+    context,
+    { '/page.html': autoloaded(`<tb-attention weights-src="/models/llama/" text="${text}"></tb-attention>`) },
+    { folders: { '/models/llama/': fileURLToPath(new URL('llama/', FIXTURES)) } },
+  );
+  const p = await context.newPage();
+  const problems = recordProblems(p, { origin: SITE });
+  await p.goto(`${SITE}/page.html`);
+  const att = p.locator('tb-attention');
+  await expect(att.locator('.pieces li')).toHaveCount(expected.ids.length, { timeout: 20_000 });
+  await expect(att.locator('.model-note')).toContainText('stored as bf16');
+  await expectHeads(att, expected);
+  // The worker and the engine are the folder's; the checkpoint is the site's; nothing else is asked for.
+  const paths = asked.map((a) => a.path);
+  expect(paths).toContain(`${AT}pkg/checkpoint-worker.js`);
+  expect(paths).toContain(`${AT}pkg/checkpoint-relaxed_bg.wasm`);
+  expect(paths.filter((f) => f !== '/page.html' && !f.startsWith(AT) && !f.startsWith('/models/llama/'))).toEqual([]);
+  // A sharded folder answers 404 for model.safetensors, asked first.
+  expect(problems.filter((m) => !/HTTP 404: .*\/models\/llama\/model\.safetensors$/.test(m))).toEqual([]);
   await context.close();
 });
