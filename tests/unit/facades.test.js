@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { scanElements } from '../../scripts/dist/elements.mjs';
-import { WHOLE_FACADE_WIDGETS, facadeFor } from '../../www/src/facade-needs.js';
+import { WHOLE_FACADE_WIDGETS, facadeFor, pageFacades } from '../../www/src/facade-needs.js';
 import { SOURCES, sourceNeedsModel } from '../../www/src/lesson-values.js';
 import { library } from '../../www/src/wasm.js';
 
@@ -47,4 +47,29 @@ test('a widget that reads TinyGPT takes the whole facade where one is coming, no
 
 test('a need that is no facade is refused in words', () => {
   assert.throws(() => library('everything'), /no facade "everything": analytic, model or full/);
+});
+
+test('the builds a page fetches first, told from its markup as the autoloader preloads them', () => {
+  const NEEDS = { 'tb-param-table': 'analytic', 'tb-masks': 'analytic', 'tb-attention': 'model', 'tb-train': 'full', 'tb-anatomy': 'analytic' };
+  // A stand-in document: its elements' tags, prerendered or not, and the attributes the selector reads.
+  const page = (elements) => {
+    const els = elements.map(([localName, { prerendered = false, model } = {}]) => ({
+      localName,
+      shadowRoot: prerendered ? { childNodes: { length: 3 } } : null,
+      matches: (sel) => sel.split(', ').some((s) => s === localName || (s === `${localName}[model="tiny-gpt"]` && model === 'tiny-gpt')),
+    }));
+    return { querySelectorAll: () => els, querySelector: (sel) => els.find((el) => el.matches(sel)) ?? null };
+  };
+  const builds = (elements) => [...pageFacades(page(elements), (el) => NEEDS[el.localName])].sort();
+  assert.deepEqual(builds([['tb-param-table'], ['tb-masks']]), ['analytic']);
+  assert.deepEqual(builds([['tb-attention']]), ['model']);
+  // TinyGPT read beside a widget that trains: the whole facade, never TinyGPT twice.
+  assert.deepEqual(builds([['tb-attention'], ['tb-train']]), ['full']);
+  assert.deepEqual(builds([['tb-masks'], ['tb-anatomy', { model: 'tiny-gpt' }]]), ['analytic', 'full']);
+  // Prerendered widgets that run TinyGPT render after the others: not among the first fetched…
+  assert.deepEqual(builds([['tb-masks'], ['tb-train', { prerendered: true }]]), ['analytic']);
+  // …unless there are no others.
+  assert.deepEqual(builds([['tb-attention', { prerendered: true }]]), ['model']);
+  // A tag that is not one of ours asks for nothing.
+  assert.deepEqual(builds([['tb-wizard']]), []);
 });
