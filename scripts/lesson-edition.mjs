@@ -23,12 +23,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { EDITIONS, WWW } from './dist/common.mjs';
 import { URL_ATTRS, tokenize } from './dist/lesson-page.mjs';
 
-const WWW = fileURLToPath(new URL('../www/', import.meta.url));
-
-/** The editions written from www/index.html: where the page goes, its prose, its language. */
-export const LESSON_EDITIONS = [{ lang: 'fr', page: 'fr/index.html', prose: 'fr/prose.json', up: '../' }];
+/** The editions written from www/index.html (those with a prose file): where each goes, its prose, its language. */
+export const LESSON_EDITIONS = EDITIONS.filter((e) => e.prose);
 
 /** Elements that sit inside a run of prose; any other tag ends one. (Inside <math>, everything does.) */
 const INLINE = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'math', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'tb-number', 'time', 'u', 'var', 'wbr']);

@@ -44,7 +44,6 @@ export function preloadLinks() {
   ];
 }
 
-
 /** `html` with its run of preload links replaced by `links`, one a line, indented as the first was. */
 export function withPreloadLinks(html, links) {
   const run = /^([ \t]*)<link rel="(?:module)?preload"[^>]*>(?:\n[ \t]*<link rel="(?:module)?preload"[^>]*>)*$/m.exec(html);

@@ -19,11 +19,13 @@ export const LESSON_FILE = 'transformer-block-lesson.html';
 /**
  * The lesson's editions: each page under www/ and the offline file make dist builds from it (in
  * dist/, and copied into www/ beside the pages for their download links). The French one exists
- * once www/fr/index.html does.
+ * once www/fr/index.html does. An edition in another language than the English page's is written
+ * from that page and its prose file (`lang`, `prose`; `up`: how its relative URLs climb back to
+ * www/): scripts/lesson-edition.mjs.
  */
 export const EDITIONS = [
   { page: 'index.html', file: LESSON_FILE },
-  { page: 'fr/index.html', file: 'transformer-block-lesson-fr.html' },
+  { page: 'fr/index.html', file: 'transformer-block-lesson-fr.html', lang: 'fr', prose: 'fr/prose.json', up: '../' },
 ];
 
 /** A build step's refusal: its message is the whole report (no stack). */

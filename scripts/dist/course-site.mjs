@@ -45,8 +45,9 @@ export async function serveCourse(context, pages, { missing = [], csp = CSP, lin
     let body = null;
     let type = 'text/html; charset=utf-8';
     const [at, dir] = Object.entries(folders).find(([prefix]) => path.startsWith(prefix)) ?? [];
+    const onDisk = at === undefined ? null : join(dir, path.slice(at.length));
     if (pages[path] !== undefined) body = pages[path];
-    else if (at !== undefined) body = existsSync(join(dir, path.slice(at.length))) ? readFileSync(join(dir, path.slice(at.length))) : null;
+    else if (onDisk !== null) body = existsSync(onDisk) ? readFileSync(onDisk) : null;
     else if (path.startsWith(AT) && !missing.includes(path.slice(AT.length)) && existsSync(FOLDER + path.slice(AT.length))) body = readFileSync(FOLDER + path.slice(AT.length));
     else if (path === '/transformer-block.js') body = readFileSync(BUNDLE);
     if (path.endsWith('.js')) type = 'text/javascript; charset=utf-8';

@@ -41,7 +41,6 @@ async function settledMarkup(page) {
   return widgets.map(({ tag, html }) => ({ tag, html }));
 }
 
-
 for (const path of PAGES) {
   test(`${path}: the prerendered widgets equal what the elements render, live and after taking over`, async ({ page }) => {
     test.setTimeout(60_000);

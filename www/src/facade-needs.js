@@ -30,6 +30,12 @@ export function facadeFor(need, root) {
 }
 
 /**
+ * Whether a widget renders after the others on its page (render-queue.js): a prerendered one that
+ * runs TinyGPT shows its figures already, so the whole facade is fetched once the others are live.
+ */
+export const rendersLast = (need, prerendered) => prerendered && need !== 'analytic';
+
+/**
  * The builds a page fetches for its first renders: each widget's need (`needOf(el)`: its class's,
  * or 'full' where WHOLE_FACADE_WIDGETS names it), served as facadeFor says. A prerendered widget
  * that runs TinyGPT shows its figures already and renders after the others (render-queue.js), so
@@ -40,7 +46,7 @@ export function pageFacades(root, needOf) {
   for (const el of root.querySelectorAll('*')) {
     if (!el.localName.startsWith('tb-')) continue;
     const need = el.matches(WHOLE_FACADE_WIDGETS) ? 'full' : needOf(el);
-    if (need) widgets.push({ need, later: need !== 'analytic' && el.shadowRoot?.childNodes.length > 0 });
+    if (need) widgets.push({ need, later: rendersLast(need, el.shadowRoot?.childNodes.length > 0) });
   }
   const first = widgets.some((w) => !w.later) ? widgets.filter((w) => !w.later) : widgets;
   return new Set(first.map((w) => facadeFor(w.need, root)));

@@ -10,6 +10,7 @@
 //   settles in.
 
 import { nextTask } from '../next-task.js';
+import { rendersLast } from '../facade-needs.js';
 
 /** Milliseconds of renders a task, for the background pass and for the renders taken in turns. */
 const BUDGET_MS = 8;
@@ -85,7 +86,7 @@ export const firstRenders = (() => {
   function touched(event) {
     start(event.currentTarget);
   }
-  const later = (el) => el.prerendered && el.needs() !== 'analytic';
+  const later = (el) => rendersLast(el.needs(), el.prerendered);
   const pass = async () => {
     passScheduled = false;
     if (passing) return; // the pass under way schedules the next one
