@@ -1,6 +1,9 @@
 # transformer-block
 #
-#   make serve     install what is missing, build the wasm and dist/, serve www/ on http://localhost:$(PORT)
+#   make serve     install what is missing, build the deployable site, serve it on http://localhost:$(PORT)
+#   make site      dist/site/: the lesson, its editions and the gallery, to copy to any static host
+#                  (SITE_URL=https://…/: where it will be served from; its canonical links say it)
+#   make dev       as make serve, but www/'s sources (what you edit shows on reload)
 #   make test      install what is missing, then every check, in order; stops at the first failure
 #   make setup     only the install step (scripts/setup.sh; seconds when nothing is missing)
 #   make wasm      only the release build of the wasm into www/pkg/
@@ -43,11 +46,11 @@ firefox_only := env -u CHROMEDRIVER -u SAFARIDRIVER
 # Prints a banner naming a stage; make then echoes each command as it runs it.
 stage = @printf '\n==> %s\n' $(1)
 
-.PHONY: help setup wasm dist serve test clean corpus weights bench bench-training bench-checkpoint bench-checkpoint-page fuzz \
+.PHONY: help setup wasm dist site serve dev test clean corpus weights bench bench-training bench-checkpoint bench-checkpoint-page fuzz \
 	test-fmt test-clippy test-cargo test-wasm-chrome test-wasm-firefox test-unit test-e2e test-e2e-firefox test-bench
 
 help:
-	@sed -n '3,16s/^# \{0,1\}//p' Makefile
+	@sed -n '3,19s/^# \{0,1\}//p' Makefile
 
 setup:
 	$(call stage,'setup: scripts/setup.sh')
@@ -80,9 +83,10 @@ wasm:
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
 # wasm inside), dist/transformer-block-lesson.html (the lesson as one file that works from disk) and
 # dist/npm/. Then scripts/prerender.mjs writes every widget's first render into the pages as
-# declarative shadow DOM: the served pages into dist/site/ (scripts/serve.mjs serves them in place of
-# www/'s) and the offline lesson in place. The lesson file is also copied into www/ (not committed)
-# for the served pages' "Download this lesson" links (the English and French editions').
+# declarative shadow DOM: the served pages into dist/pages/ (make dev serves them in place of www/'s;
+# make site makes the deployable site of them) and the offline lesson in place. The lesson file is
+# also copied into www/ (not committed) for the served pages' "Download this lesson" links (the
+# English and French editions').
 dist: wasm
 	$(call stage,'dist: one-script embedding + offline lesson + npm package into dist/')
 	@[ -x node_modules/.bin/esbuild ] || { echo 'make dist: no node_modules/.bin/esbuild; run make setup' >&2; exit 1; }
@@ -134,7 +138,7 @@ bench_mode := $(if $(QUICK), (quick run),)
 
 # Timings, never asserted: printed, written to bench/results.json (QUICK=1: bench/results-quick.json),
 # recorded in BENCHMARKS.md with the machine they came from.
-bench: setup dist
+bench: setup site
 	$(call stage,'bench: sizes; load; sliders; TinyGPT native / wasm / PyTorch$(bench_mode)')
 	node scripts/bench.mjs $(if $(QUICK),--quick,)
 
@@ -174,8 +178,23 @@ fuzz:
 			$$([ -f fuzz/$$target.dict ] && echo -dict=$(CURDIR)/fuzz/$$target.dict); \
 	done
 
-serve: setup dist
-	$(call stage,'serve: www/ on http://localhost:$(PORT)/')
+# The deployable site (scripts/site.mjs): dist/pages/'s prerendered pages with the folder's
+# minified modules, the wasm, the offline lessons, and a .br and .gz beside each text file.
+# SITE_URL: where it will be served from (canonical and hreflang links are absolute).
+SITE_URL ?= http://localhost:$(PORT)/
+site: dist
+	$(call stage,'site: dist/site/, the folder to copy to a static host ($(SITE_URL))')
+	SITE_URL=$(SITE_URL) node scripts/site.mjs
+
+# What a static host serves: dist/site/, each file's precompressed copy where the browser takes it.
+serve: setup site
+	$(call stage,'serve: dist/site/ on http://localhost:$(PORT)/')
+	PORT=$(PORT) node scripts/serve.mjs --site
+
+# The sources as they are (www/, pages prerendered by make dist while they are not older): an edit
+# under www/src shows on reload.
+dev: setup dist
+	$(call stage,'dev: www/ on http://localhost:$(PORT)/')
 	PORT=$(PORT) node scripts/serve.mjs
 
 # Nine stages in order; any failing stage stops make with a non-zero status.
@@ -217,19 +236,19 @@ test-unit:
 	node --test tests/unit/*.test.js
 
 # The end-to-end tests run against the release build a reader would get, and what dist/ ships.
-test-e2e: dist
+test-e2e: site
 	$(call stage,'test 7/9: browser end-to-end tests (Playwright, Chromium)')
 	playwright test
 
 # The same lesson in Firefox ESR through geckodriver (selenium-webdriver), served and as the offline
 # file: every widget renders, one interaction per kind of widget, no error on the page.
-test-e2e-firefox: dist
+test-e2e-firefox: site
 	$(call stage,'test 8/9: lesson smoke test in headless Firefox (geckodriver, served and offline)')
 	node --test tests/firefox/*.test.mjs
 
 # The benchmark's smoke run: every part of `make bench` runs, with few samples; nothing is asserted
 # about its times (they would fail on a busy machine), only that the command works end to end.
-test-bench: dist
+test-bench: site
 	$(call stage,'test 9/9: make bench QUICK=1 (smoke run; times not asserted)')
 	node scripts/bench.mjs --quick
 

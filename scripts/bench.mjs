@@ -21,6 +21,9 @@
 // 5. Peers: PyTorch eager running the same TinyGPT (tests/reference/train_reference.py --bench),
 //    when tests/reference/.venv has torch; onnxruntime-web and transformers.js only if installed.
 // 6. The analytic calls the charts make: a report at T = 1024, a 200-point cost curve.
+// 7. Lighthouse 12.2.3, mobile, on the deployable site (make site): the lesson, its French edition,
+//    the offline file, the gallery, an autoloaded course page, and a page with one heading beside
+//    them (scripts/bench-lighthouse.mjs); median of 3 runs.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +37,7 @@ import { torchPeers } from './torch-peers.mjs';
 import { embedBytes } from './bench-embed.mjs';
 import { MOBILE } from './dist/network-model.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
+import { lighthouseRuns, lighthouseTable } from './bench-lighthouse.mjs';
 
 const quick = process.argv.includes('--quick');
 const LOADS = quick ? 2 : 10;
@@ -59,6 +63,7 @@ const results = {
   tinygpt: [],
   analytic: [],
   peers: [],
+  lighthouse: [],
 };
 
 // 1. Sizes.
@@ -183,6 +188,9 @@ try {
   server.stop();
 }
 
+// 7. Lighthouse on the deployable site.
+results.lighthouse = await lighthouseRuns({ runs: 3, quick, log });
+
 // 5. Peers: PyTorch written three ways (scripts/torch-peers.mjs).
 const peers = torchPeers({ quick });
 for (const r of peers.rows) {
@@ -233,6 +241,8 @@ table(['workload', 'where', 'time', 'tokens/s', 'GFLOP/s'], results.tinygpt.flat
 table(['workload', 'wasm / native (Chromium)', '(Node)'], results.tinygpt.map((w) => [w.name, `${w.wasm_over_native.chromium.toFixed(2)}x`, `${w.wasm_over_native.node.toFixed(2)}x`]));
 console.log('Analytic calls the charts make');
 table(['call', 'native', 'wasm, Chromium', 'wasm, Node'], results.analytic.map((a) => [a.name, ms(a.native_ms), ms(a.chromium_ms), ms(a.node_ms)]));
+console.log(`Lighthouse ${quick ? '(the served lesson, one run)' : '(mobile, median of 3 runs)'}: the deployable site, served with brotli; LCP also as a multiple of the one-heading page's`);
+console.log(`${lighthouseTable(results.lighthouse)}\n`);
 console.log('Peers');
 results.peers.forEach((p) => console.log(`- ${p.peer}: ${p.status}`));
 console.log(`\nWritten: ${out}`);

@@ -47,11 +47,13 @@ async function freePort() {
 
 /**
  * scripts/serve.mjs serving www/ on a free port: `{ origin, stop() }`, once it answers. `live`: the
- * pages as they are in www/, never their prerendered versions.
+ * pages as they are in www/, never their prerendered versions. `site`: dist/site/ instead, as a
+ * static host serves it (make site). `root`: another folder's files, as they are.
  */
-export async function startServer({ live = false } = {}) {
+export async function startServer({ live = false, site = false, root = null } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('serve.mjs', import.meta.url))], {
+  const args = site ? ['--site'] : root ? [root] : [];
+  const child = spawn(process.execPath, [fileURLToPath(new URL('serve.mjs', import.meta.url)), ...args], {
     env: { ...process.env, PORT: String(port), ...(live ? { TB_LIVE: '1' } : {}) },
     stdio: 'ignore',
   });

@@ -3,10 +3,10 @@
 // page shows its figures before (and without) any script or wasm.
 //
 //   node scripts/prerender.mjs                 every page `make serve` serves (www/index.html and
-//                                              www/gallery/*.html) into dist/site/, and the offline
+//                                              www/gallery/*.html) into dist/pages/, and the offline
 //                                              lesson dist/transformer-block-lesson.html in place;
 //                                              pages whose inputs have not changed since their last
-//                                              render (kept in dist/site/prerendered/*.json) are not
+//                                              render (kept in dist/pages/prerendered/*.json) are not
 //                                              rendered again
 //   node scripts/prerender.mjs --widget HTML   one widget's markup, prerendered, on stdout (for an
 //                                              author's own page): e.g. --widget '<tb-masks tokens="3"></tb-masks>'
@@ -19,7 +19,7 @@
 // same element code compute both, so they agree; tests/e2e/prerender.spec.js checks they do.
 //
 // Styles: a shadow root sees no page stylesheet, so each template carries its own. Served pages
-// link them (dist/site/prerendered/<hash>.css, one file for each widget's set, fetched once for
+// link them (dist/pages/prerendered/<hash>.css, one file for each widget's set, fetched once for
 // every widget that shares it: allowed by a strict style-src 'self'); the offline lesson, one file,
 // has them in <style> elements.
 // Widgets that lay out to their width (the charts) are drawn for the desktop column; on a narrower
@@ -34,7 +34,7 @@ import { insertTemplates, replaceRegions } from './prerender-insert.mjs';
 import { settled } from './prerender-settle.mjs';
 import { DIST, EDITIONS, WWW } from './dist/common.mjs';
 
-const SITE = join(DIST, 'site');
+const PAGES = join(DIST, 'pages');
 /** The tests' viewport (Playwright's default): the prerender draws what they and a desktop see. */
 const VIEWPORT = { width: 1280, height: 720 };
 
@@ -86,11 +86,19 @@ function template({ html, sheets }, stylesOf) {
 const inlineStyles = (sheets) => sheets.map((css) => `<style>${css.replaceAll('</', '<\\/')}</style>`).join('');
 
 /**
+ * A widget in a sentence shown as its text alone (a tb-number's number) needs no stylesheet: it reads
+ * as the sentence does until its script styles it (tabular digits). A hundred and more links, one
+ * a number, were a tenth of the lesson's elements.
+ */
+const textOnly = (w) => (w.inline && !w.html.includes('<') ? { ...w, sheets: [] } : w);
+
+/**
  * A page's source with its widgets' templates and its script-filled regions put in.
- * `stylesOf(sheets)`: the markup that brings a list of stylesheets in.
+ * `stylesOf(sheets)`: the markup that brings a list of stylesheets in (none: nothing).
  */
 function prerenderedPage(source, { widgets, regions, sheets }, stylesOf, name, own = (w) => w) {
-  const withWidgets = insertTemplates(source, widgets.map((w) => ({ tag: w.tag, template: template(own(w), stylesOf) })), name);
+  const styles = (list) => (list.length ? stylesOf(list) : '');
+  const withWidgets = insertTemplates(source, widgets.map((w) => ({ tag: w.tag, template: template(own(textOnly(w)), styles) })), name);
   return replaceRegions(withWidgets, regions, sheets.length ? stylesOf(sheets) : '', name);
 }
 
@@ -121,7 +129,7 @@ function inputsDigest() {
 }
 
 /**
- * What the browser rendered of each served page, from dist/site/prerendered/<page>.json when it was
+ * What the browser rendered of each served page, from dist/pages/prerendered/<page>.json when it was
  * rendered from the same inputs (a `make serve` with nothing changed launches no browser), else
  * rendered now and kept there.
  */
@@ -130,7 +138,7 @@ async function renderedPages(openBrowser) {
   const rendered = new Map();
   const stale = [];
   for (const page of servedPages()) {
-    const kept = join(SITE, 'prerendered', `${page.replaceAll('/', '--')}.json`);
+    const kept = join(PAGES, 'prerendered', `${page.replaceAll('/', '--')}.json`);
     const previous = existsSync(kept) ? JSON.parse(readFileSync(kept, 'utf8')) : null;
     if (previous?.inputs === inputs) rendered.set(page, previous.result);
     else stale.push([page, kept]);
@@ -154,12 +162,12 @@ async function renderedPages(openBrowser) {
   return rendered;
 }
 
-/** The served pages into dist/site/, their stylesheets into dist/site/prerendered/. */
+/** The served pages into dist/pages/, their stylesheets into dist/pages/prerendered/. */
 function writeSite(rendered) {
   const written = new Map(); // hash -> css
   for (const [page, result] of rendered) {
     const source = readFileSync(join(WWW, page), 'utf8');
-    const cssDir = relative(dirname(join(SITE, page)), join(SITE, 'prerendered')) || '.';
+    const cssDir = relative(dirname(join(PAGES, page)), join(PAGES, 'prerendered')) || '.';
     // One file for all of a widget's stylesheets: a link a shadow root, not one a sheet, which
     // took the lesson's first paint from ~140 to ~100 ms (752 links against 188, measured).
     const stylesOf = (sheets) => {
@@ -168,14 +176,14 @@ function writeSite(rendered) {
       written.set(name, css);
       return `<link rel="stylesheet" href="${cssDir}/${name}.css">`;
     };
-    mkdirSync(dirname(join(SITE, page)), { recursive: true });
-    writeFileSync(join(SITE, page), withoutPreloads(prerenderedPage(source, result, stylesOf, page)));
+    mkdirSync(dirname(join(PAGES, page)), { recursive: true });
+    writeFileSync(join(PAGES, page), withoutPreloads(prerenderedPage(source, result, stylesOf, page)));
   }
-  for (const [name, css] of written) writeFileSync(join(SITE, 'prerendered', `${name}.css`), `${css}\n`);
-  for (const file of readdirSync(join(SITE, 'prerendered'))) {
-    if (file.endsWith('.css') && !written.has(file.slice(0, -4))) rmSync(join(SITE, 'prerendered', file)); // an earlier build's
+  for (const [name, css] of written) writeFileSync(join(PAGES, 'prerendered', `${name}.css`), `${css}\n`);
+  for (const file of readdirSync(join(PAGES, 'prerendered'))) {
+    if (file.endsWith('.css') && !written.has(file.slice(0, -4))) rmSync(join(PAGES, 'prerendered', file)); // an earlier build's
   }
-  console.log(`prerender: ${rendered.size} pages and ${written.size} stylesheets in ${relative(ROOT, SITE)}/`);
+  console.log(`prerender: ${rendered.size} pages and ${written.size} stylesheets in ${relative(ROOT, PAGES)}/`);
 }
 
 /**

@@ -36,10 +36,16 @@ const PKG_FILES = Object.values(FACADE_FILES).flatMap(({ glue, wasm }) => [glue,
 /**
  * Each element's module (elements/NAME.js) and the chunks they share, written into `out`: with the
  * wasm fetched from ../pkg/ (`servedWasm`, the folder) or inlined in a chunk (the npm package's
- * per-element imports, for bundlers). Returns esbuild's result (outputFiles, metafile).
+ * per-element imports, for bundlers). `pages`: more entries built with them, sharing their chunks
+ * ({ 'pages/NAME': file }, one folder down as the elements are: the deployable site's page scripts,
+ * scripts/site.mjs). Returns esbuild's result (outputFiles, metafile).
  */
-export async function elementModules(elements, out, { servedWasm, banner }) {
-  const entries = Object.fromEntries([...new Set(elements.map((e) => e.file))].map((f) => [`elements/${basename(f, '.js')}`, f]));
+export async function elementModules(elements, out, { servedWasm, banner, pages = {} }) {
+  const entries = {
+    ...Object.fromEntries([...new Set(elements.map((e) => e.file))].map((f) => [`elements/${basename(f, '.js')}`, f])),
+    ...pages,
+  };
+  for (const name of Object.keys(pages)) if (name.split('/').length !== 2) fail(`a page's module must be one folder down, as the elements are: ${name}`);
   const result = await build({
     servedWasm,
     entryPoints: entries,
@@ -92,11 +98,12 @@ function outputHolding(metafile, out, source) {
 
 /**
  * Writes the folder into `out` (dist.partial/transformer-block/), for `elements` (scanElements).
- * Returns { tags: { tag: 'elements/NAME.js' }, autoloaderGzip, baseChunk } (baseChunk: the chunk
- * that holds TbElement, www/src/elements/base.js, for the folder's manifest).
+ * `pages`: page scripts built with the elements (elementModules). Returns { tags: { tag:
+ * 'elements/NAME.js' }, autoloaderGzip, baseChunk } (baseChunk: the chunk that holds TbElement,
+ * www/src/elements/base.js, for the folder's manifest).
  */
-export async function buildFolder(elements, out, banner) {
-  const { outputFiles: outputs, metafile } = await elementModules(elements, out, { servedWasm: true, banner });
+export async function buildFolder(elements, out, banner, { pages } = {}) {
+  const { outputFiles: outputs, metafile } = await elementModules(elements, out, { servedWasm: true, banner, pages });
   checkWorkerStarters(outputs, out);
   writeFileSync(join(out, TRAIN_WORKER), await trainingWorker());
   mkdirSync(join(out, 'pkg'), { recursive: true });

@@ -36,7 +36,7 @@ test.beforeAll(assertBuilt);
 /** Each <tb-…>'s shadow markup once it rendered, its instance ids (tb1, tb2, … in the order the elements were made) made alike. */
 async function rendered(p, tags) {
   await expect
-    .poll(() => p.evaluate((tags) => tags.filter((t) => !document.querySelector(t)?.shadowRoot?.childElementCount), tags), { timeout: 20_000 })
+    .poll(() => p.evaluate((tags) => tags.filter((t) => !document.querySelector(t)?.shadowRoot?.childNodes.length), tags), { timeout: 20_000 })
     .toEqual([]);
   // A widget that fetches more (a catalog, the whole facade) may re-render once: settled when twice the same.
   let last = null;

@@ -38,7 +38,7 @@ function widgetReport(page) {
           out.push({
             tag: el.localName,
             defined: customElements.get(el.localName) !== undefined,
-            rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0),
+            rendered: Boolean(el.shadowRoot && el.shadowRoot.childNodes.length > 0),
             messages: el.shadowRoot ? [...el.shadowRoot.querySelectorAll('.error[data-message]')].map((m) => m.textContent) : [],
           });
         }

@@ -63,9 +63,10 @@ export function widgets(page) {
         tag: el.localName,
         name: el.getAttribute('name'),
         defined: Boolean(customElements.get(el.localName)),
-        // Rendered: the shadow root holds more than the placeholder a tb-number starts with, and
+        // Rendered: the shadow root holds more than the placeholder a tb-number starts with (a
+        // tb-number's is one text node), and
         // the element's own render has replaced the first render the page came with (prerendered).
-        rendered: Boolean(el.shadowRoot && el.shadowRoot.childElementCount > 0 && el.shadowRoot.textContent.trim() !== '…' && el.prerendered === false),
+        rendered: Boolean(el.shadowRoot && el.shadowRoot.childNodes.length > 0 && el.shadowRoot.textContent.trim() !== '…' && el.prerendered === false),
       })),
   );
 }

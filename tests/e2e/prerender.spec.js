@@ -1,5 +1,5 @@
 // The widgets' first render in the HTML (scripts/prerender.mjs, run by `make dist`): the pages
-// scripts/serve.mjs serves from dist/site/ and the offline lesson. What the page shows before any
+// scripts/serve.mjs serves from dist/pages/ and the offline lesson. What the page shows before any
 // script equals what the elements render live (no hydration mismatch), is there without JavaScript,
 // does not move when the elements take over, and stays when the model library cannot load.
 import { test, expect } from '@playwright/test';
@@ -44,7 +44,7 @@ async function settledMarkup(page) {
 for (const path of PAGES) {
   test(`${path}: the prerendered widgets equal what the elements render, live and after taking over`, async ({ page }) => {
     test.setTimeout(60_000);
-    const file = readFileSync(`${ROOT}dist/site/${path}`, 'utf8');
+    const file = readFileSync(`${ROOT}dist/pages/${path}`, 'utf8');
     const prerendered = prerenderedMarkup(file);
     const problems = recordProblems(page);
     await page.goto(`/${path}?live`);
@@ -60,7 +60,7 @@ for (const edition of EDITION_LIST) {
   test(`the offline ${edition.file} carries the served ${edition.page}'s first render, which equals what its own elements render`, async ({ page }) => {
     test.setTimeout(60_000);
     const file = `${ROOT}dist/${edition.file}`;
-    const served = prerenderedMarkup(readFileSync(`${ROOT}dist/site/${edition.page}`, 'utf8'));
+    const served = prerenderedMarkup(readFileSync(`${ROOT}dist/pages/${edition.page}`, 'utf8'));
     const offline = prerenderedMarkup(readFileSync(file, 'utf8'));
     expect(offline).toEqual(served);
     const errors = [];

@@ -65,9 +65,9 @@ const LESSON_BUDGET_GZIP = 396 * 1024;
 // looks inside one (issue 35), so 420 KB.
 const LESSON_FR = `${DIST}transformer-block-lesson-fr.html`;
 const LESSON_FR_BUDGET_GZIP = 420 * 1024;
-// The served lesson as make dist prerenders it (dist/site/index.html; its stylesheets are files of
+// The served lesson as make dist prerenders it (dist/pages/index.html; its stylesheets are files of
 // their own): 39.7 KB, against 14 KB for www/index.html without its widgets' first render.
-const SERVED_LESSON = `${DIST}site/index.html`;
+const SERVED_LESSON = `${DIST}pages/index.html`;
 // The facade's analytic half, the one module a served page fetches for its first screen and its
 // analytic widgets (issue 18: at most 150 KB): 114.0 KB; 119.7 KB with the library's messages as data; 112.5 KB with
 // results as JSON text.

@@ -1,9 +1,9 @@
-// Firefox smoke test of the lesson, served (www/index.html through scripts/serve.mjs) and as the
-// offline file (dist/transformer-block-lesson.html from file://), in headless Firefox ESR driven by
+// Firefox smoke test of the lesson, deployed (dist/site/, make site: its minified modules through the
+// folder's autoloader, served with brotli by scripts/serve.mjs --site) and as the offline file (dist/transformer-block-lesson.html from file://), in headless Firefox ESR driven by
 // geckodriver: every widget renders with the wasm's numbers, one interaction per kind of widget
 // gives the figure it should (widgets.mjs), and the page throws nothing and logs no error or warning.
 //
-//   make test-e2e-firefox                       (builds dist/ first; part of make test)
+//   make test-e2e-firefox                       (builds dist/site/ first; part of make test)
 //   node --test tests/firefox/                  (with www/pkg and dist/ built, geckodriver on PATH
 //                                                or in ~/.cargo/bin; GECKODRIVER / FIREFOX override)
 
@@ -21,7 +21,7 @@ let browser;
 let server;
 
 const PAGES = [
-  ['the served lesson', () => `${server.origin}/`],
+  ['the deployed lesson (dist/site/)', () => `${server.origin}/`],
   ['the offline lesson file', () => {
     assert.ok(existsSync(LESSON_FILE), `${LESSON_FILE} is missing: run make dist`);
     return pathToFileURL(LESSON_FILE).href;
@@ -33,7 +33,7 @@ const PAGES = [
 describe('the lesson in Firefox', () => {
   before(async () => {
     browser = await startFirefox();
-    server = await startServer();
+    server = await startServer('--site');
   }, TIMEOUT);
 
   after(async () => {

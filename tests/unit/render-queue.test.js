@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasSettled, inTurn } from '../../www/src/elements/render-queue.js';
 import { nextTask } from '../../www/src/next-task.js';
+import { watched } from '../../www/src/settled.js';
 
 /** Keeps the thread busy for `ms` milliseconds, as a render of a widget does. */
 function busy(ms) {
@@ -66,4 +67,15 @@ test('hasSettled: no the first time a promise is asked about, yes once it has se
   assert.equal(hasSettled(pending), false);
   await nextTask();
   assert.equal(hasSettled(pending), false);
+});
+
+test('watched from its making, a promise is known settled the first time it is asked about', async () => {
+  const p = watched(Promise.resolve(1));
+  await p;
+  await null;
+  assert.equal(hasSettled(p), true);
+  const failed = watched(Promise.reject(new Error('offline')));
+  await failed.catch(() => {});
+  await null;
+  assert.equal(hasSettled(failed), true);
 });

@@ -26,6 +26,7 @@
 import shared from './locales/en/shared.js';
 import library from './locales/en/library.js';
 import { intlLocale } from './format.js';
+import { watched } from './settled.js';
 
 const en = { ...shared, ...library };
 const catalogs = new Map([['en', en]]);
@@ -43,7 +44,7 @@ const SHIPPED = {
 const loading = new Map(); // locale -> promise of its catalog being in `catalogs`
 
 /** What loadLanguage gives for a language with nothing to fetch: one promise, so it is seen settled. */
-const HERE = Promise.resolve();
+const HERE = watched(Promise.resolve());
 
 /** Make sure `locale`'s catalog is here (a shipped one is imported once); resolves when it is. */
 export function loadLanguage(locale) {
@@ -51,10 +52,12 @@ export function loadLanguage(locale) {
   if (!loading.has(locale)) {
     loading.set(
       locale,
-      SHIPPED[locale]().then((module) => {
-        // An author's overrides (addLanguage before the catalog arrived) stay on top of it.
-        catalogs.set(locale, { ...module.default, ...(catalogs.get(locale) ?? {}) });
-      }),
+      watched(
+        SHIPPED[locale]().then((module) => {
+          // An author's overrides (addLanguage before the catalog arrived) stay on top of it.
+          catalogs.set(locale, { ...module.default, ...(catalogs.get(locale) ?? {}) });
+        }),
+      ),
     );
   }
   return loading.get(locale);

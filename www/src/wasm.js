@@ -26,6 +26,7 @@
 // Same exports, same shapes.
 
 import { facadeFor } from './facade-needs.js';
+import { watched } from './settled.js';
 
 const pkg = (name) => ({
   glue: new URL(`../pkg/${name}.js`, import.meta.url),
@@ -75,7 +76,7 @@ export function library(need) {
   if (!(need in FACADES)) throw new Error(`no facade "${need}": analytic, model or full`);
   const whole = instances.full || facadeFor(need, globalThis.document) === 'full';
   if (whole) return fullLibrary();
-  instances[need] ??= instantiate(FACADES[need], compile(FACADES[need]));
+  instances[need] ??= watched(instantiate(FACADES[need], compile(FACADES[need])));
   return instances[need];
 }
 
@@ -87,6 +88,6 @@ export function fullModule() {
 
 /** The whole facade, instantiated on the first call, the same promise after. */
 export function fullLibrary() {
-  instances.full ??= instantiate(FACADES.full, fullModule());
+  instances.full ??= watched(instantiate(FACADES.full, fullModule()));
   return instances.full;
 }

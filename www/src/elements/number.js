@@ -30,12 +30,14 @@ const STYLES = sheet(`
   color: inherit;
   font: inherit;
   overflow-wrap: normal;
+  font-variant-numeric: tabular-nums;
+  white-space: nowrap;
 }
 @layer inherited {
   :host > * { color: inherit; font: inherit; overflow-wrap: normal; }
 }
-.value { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .message, .error {
+  white-space: normal;
   display: inline;
   margin: 0;
   padding: 0;
@@ -85,9 +87,11 @@ export class TbNumber extends TbElement {
   /** It sits inside a sentence: a prerender that inlines styles leaves the theme's box out. */
   static inline = true;
 
+  // The number is the shadow root's one text node, no element around it: a lesson has a hundred and
+  // more of them, and each element is one more for the page to style and lay out.
   constructor() {
     super();
-    if (!this.prerendered) this.shadowRoot.append(Object.assign(document.createElement('span'), { className: 'value', textContent: '…' }));
+    if (!this.prerendered) this.shadowRoot.append('…');
   }
 
   /** A figure of a TinyGPT (its training data, its heads): the whole facade. */
@@ -113,18 +117,17 @@ export class TbNumber extends TbElement {
   }
 
   #show(text, message) {
-    const span = document.createElement('span');
     if (message === undefined) {
-      span.className = 'value';
-      span.textContent = text;
       this.removeAttribute('data-error');
-    } else {
-      // Short in the sentence, whole in the tooltip (and to assistive technology, via the label).
-      span.className = 'message';
-      span.textContent = `[${shorten(message)}]`;
-      span.title = message;
-      this.setAttribute('data-error', '');
+      this.shadowRoot.replaceChildren(text);
+      return;
     }
+    // Short in the sentence, whole in the tooltip (and to assistive technology, via the label).
+    const span = document.createElement('span');
+    span.className = 'message';
+    span.textContent = `[${shorten(message)}]`;
+    span.title = message;
+    this.setAttribute('data-error', '');
     this.shadowRoot.replaceChildren(span);
   }
 }

@@ -2,8 +2,8 @@
 // and renders that waited on a fetch in turns, so no task renders a page of widgets at once.
 //
 // - firstRenders: each connected element waits until it nears the viewport or the background pass
-//   reaches it. The pass starts one element at a time and waits for its render before it looks at
-//   the clock, a few milliseconds of renders a task (starting only queues a render: a budget of
+//   reaches it. The pass runs in the page's idle time (requestIdleCallback), starts one element at a
+//   time and waits for its render before it looks at the clock, a few milliseconds of renders a slice (starting only queues a render: a budget of
 //   starts let one task render every widget, 150 of them, 200 ms on a fast machine).
 // - inTurn: the renders of elements that waited for the library (or a catalog) to arrive, a few
 //   milliseconds of them a task, in the order they asked, instead of all in the task the fetch
@@ -12,24 +12,25 @@
 import { nextTask } from '../next-task.js';
 import { rendersLast } from '../facade-needs.js';
 
+export { hasSettled } from '../settled.js';
+
 /** Milliseconds of renders a task, for the background pass and for the renders taken in turns. */
 const BUDGET_MS = 8;
+/** The longest the background pass waits for the page to be idle before it takes a slice anyway. */
+const IDLE_TIMEOUT_MS = 2000;
+
+/**
+ * Calls `slice(budget)` when the page is idle (requestIdleCallback), with the milliseconds it may
+ * take: what is left of the idle period, at most BUDGET_MS; where the browser has no idle callbacks
+ * (Safari), in a task of its own with BUDGET_MS.
+ */
+function whenIdle(slice) {
+  if (typeof requestIdleCallback !== 'function') return setTimeout(() => slice(BUDGET_MS), 0);
+  return requestIdleCallback((deadline) => slice(Math.max(1, Math.min(BUDGET_MS, deadline.timeRemaining()))), { timeout: IDLE_TIMEOUT_MS });
+}
 
 /** Lets an element render: its first render was held back until firstRenders reached it. */
 export const START = Symbol('start');
-
-const settled = new WeakSet();
-
-/**
- * Whether `promise` has settled, as far as this module has seen: awaiting one that has takes no task
- * of its own. The first time a promise is asked about the answer is no (it is watched from then on).
- */
-export function hasSettled(promise) {
-  if (settled.has(promise)) return true;
-  const mark = () => settled.add(promise);
-  promise.then(mark, mark);
-  return false;
-}
 
 /** The renders waiting for their turn, oldest first, and whether a pump is taking them. */
 const turns = [];
@@ -83,14 +84,34 @@ export const firstRenders = (() => {
     for (const type of TOUCH) el.removeEventListener(type, touched, true);
     el[START]();
   };
+  // A press (pointer down to up) starts the widget once it is over: taken over mid-press, the
+  // press's own events (its focus, its click) would reach a node no longer in the page and be lost.
+  // Over, the prerendered DOM has noted its click or input, which the live render replays, and the
+  // control it focused is focused again in the live one (base.js).
+  let pressing = false;
+  const pressed = (el) => {
+    pressing = true;
+    const over = () => {
+      removeEventListener('pointerup', over, true);
+      removeEventListener('pointercancel', over, true);
+      setTimeout(() => {
+        pressing = false;
+        start(el);
+      }, 0);
+    };
+    addEventListener('pointerup', over, true);
+    addEventListener('pointercancel', over, true);
+  };
   function touched(event) {
+    if (event.type === 'pointerdown') return pressed(event.currentTarget);
+    if (event.type === 'focusin' && pressing) return; // the press's own focus: started when it is over
     start(event.currentTarget);
   }
   const later = (el) => rendersLast(el.needs(), el.prerendered);
-  const pass = async () => {
+  const pass = async (budget) => {
     passScheduled = false;
     if (passing) return; // the pass under way schedules the next one
-    const until = performance.now() + BUDGET_MS;
+    const until = performance.now() + budget;
     // Every other widget first: the whole facade is fetched once they are all live.
     const rest = [...waiting].filter((el) => !later(el));
     const others = [...rendering].filter((el) => !later(el));
@@ -113,7 +134,7 @@ export const firstRenders = (() => {
   const schedulePass = () => {
     if (passScheduled) return;
     passScheduled = true;
-    setTimeout(pass, 0);
+    whenIdle(pass);
   };
   return {
     add(el) {
