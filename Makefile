@@ -183,7 +183,7 @@ fuzz:
 # SITE_URL: where it will be served from (canonical and hreflang links are absolute).
 SITE_URL ?= http://localhost:$(PORT)/
 site: dist
-	$(call stage,'site: dist/site/, the folder to copy to a static host ($(SITE_URL))')
+	$(call stage,'site: dist/site/: the folder to copy to a static host (for $(SITE_URL))')
 	SITE_URL=$(SITE_URL) node scripts/site.mjs
 
 # What a static host serves: dist/site/, each file's precompressed copy where the browser takes it.

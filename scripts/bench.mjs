@@ -23,7 +23,9 @@
 // 6. The analytic calls the charts make: a report at T = 1024, a 200-point cost curve.
 // 7. Lighthouse 12.2.3, mobile, on the deployable site (make site): the lesson, its French edition,
 //    the offline file, the gallery, an autoloaded course page, and a page with one heading beside
-//    them (scripts/bench-lighthouse.mjs); median of 3 runs.
+//    them (scripts/bench-lighthouse.mjs); median of 3 runs. And input to next paint (the Event
+//    Timing API: INP's measure) for every control of the deployed lesson at 4x CPU throttling,
+//    while it goes live and once it is (scripts/bench-inp.mjs).
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,7 @@ import { embedBytes } from './bench-embed.mjs';
 import { MOBILE } from './dist/network-model.mjs';
 import { measureWasm } from '../www/src/bench/measure.js';
 import { lighthouseRuns, lighthouseTable } from './bench-lighthouse.mjs';
+import { inputToNextPaint } from './bench-inp.mjs';
 
 const quick = process.argv.includes('--quick');
 const LOADS = quick ? 2 : 10;
@@ -188,8 +191,19 @@ try {
   server.stop();
 }
 
-// 7. Lighthouse on the deployable site.
+// 7. Lighthouse on the deployable site, and input to next paint on its lesson.
 results.lighthouse = await lighthouseRuns({ runs: 3, quick, log });
+{
+  log('input to next paint: every control of the deployed lesson, 4x CPU throttling');
+  const site = await startServer({ site: true });
+  const chromium = await launchChromium();
+  try {
+    results.inp = await inputToNextPaint(chromium, site.origin, { presses: quick ? 2 : 6 });
+  } finally {
+    await chromium.close();
+    site.stop();
+  }
+}
 
 // 5. Peers: PyTorch written three ways (scripts/torch-peers.mjs).
 const peers = torchPeers({ quick });
@@ -243,6 +257,11 @@ console.log('Analytic calls the charts make');
 table(['call', 'native', 'wasm, Chromium', 'wasm, Node'], results.analytic.map((a) => [a.name, ms(a.native_ms), ms(a.chromium_ms), ms(a.node_ms)]));
 console.log(`Lighthouse ${quick ? '(the served lesson, one run)' : '(mobile, median of 3 runs)'}: the deployable site, served with brotli; LCP also as a multiple of the one-heading page's`);
 console.log(`${lighthouseTable(results.lighthouse)}\n`);
+console.log(`Input to next paint (Event Timing, INP's measure), the deployed lesson on a phone-sized page, ${results.inp.throttle}x CPU throttling, ${results.inp.presses} key presses a control`);
+table(
+  ['when', 'controls', 'interactions', 'p50', 'p95', 'max', 'long tasks', 'slowest'],
+  [['while it goes live', results.inp.going_live], ['every widget live', results.inp.live]].map(([when, r]) => [when, r.controls, r.interactions, ms(r.p50_ms), ms(r.p95_ms), ms(r.max_ms), r.long_tasks, r.slowest.slice(0, 2).join('; ')]),
+);
 console.log('Peers');
 results.peers.forEach((p) => console.log(`- ${p.peer}: ${p.status}`));
 console.log(`\nWritten: ${out}`);

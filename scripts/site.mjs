@@ -127,6 +127,21 @@ export function withSearchLinks(html, path, base) {
   return stripped.slice(0, end) + links.map((l) => `${indent}${l}\n`).join('') + stripped.slice(end);
 }
 
+/**
+ * `html` without the stylesheets the prerender linked in its head (the sheets a page's own script
+ * adopts: the lesson's presets table's card layout), and their paths in dist/pages/. The site has
+ * them in styles.css: a stylesheet in the head holds the first paint back until it arrives, and one
+ * more is one more round trip before it (150 ms on a phone's network).
+ */
+export function withoutHeadSheets(html) {
+  const sheets = [];
+  const out = html.replace(/<link rel="stylesheet" href="((?:\.\.\/)*)(prerendered\/[0-9a-f]+\.css)">(?=\s*<\/head>)/g, (_, up, sheet) => {
+    sheets.push(sheet);
+    return '';
+  });
+  return { html: out, sheets };
+}
+
 /** Fails naming the first URL in a page of `out` that is neither on the web, data nor a file of `out`. */
 function checkReferences(out, pages) {
   for (const path of pages) {
@@ -171,13 +186,15 @@ export async function main({ base = siteUrl(process.env.SITE_URL || undefined) }
   await buildFolder(elements, join(OUT, FOLDER), '/*! transformer-block | MIT */', { pages: { [LESSON_MODULE]: join(SRC, 'presets-table.js') } });
 
   const pages = filesIn(PAGES).filter((p) => p.endsWith('.html'));
+  const pageSheets = new Set();
   for (const path of pages) {
-    const html = readFileSync(join(PAGES, path), 'utf8');
+    const { html, sheets } = withoutHeadSheets(readFileSync(join(PAGES, path), 'utf8'));
+    for (const sheet of sheets) pageSheets.add(readFileSync(join(PAGES, sheet), 'utf8'));
     mkdirSync(dirname(join(OUT, path)), { recursive: true });
     writeFileSync(join(OUT, path), withSearchLinks(withSiteScripts(html, path), path, base));
   }
   cpSync(join(PAGES, 'prerendered'), join(OUT, 'prerendered'), { recursive: true, filter: (p) => !p.endsWith('.json') });
-  copyFileSync(join(WWW, 'styles.css'), join(OUT, 'styles.css'));
+  writeFileSync(join(OUT, 'styles.css'), [readFileSync(join(WWW, 'styles.css'), 'utf8'), ...pageSheets].join('\n'));
   for (const dir of ['gallery/models', 'gallery/results']) if (existsSync(join(WWW, dir))) cpSync(join(WWW, dir), join(OUT, dir), { recursive: true });
   for (const { file } of EDITIONS) if (existsSync(join(DIST, file))) copyFileSync(join(DIST, file), join(OUT, file));
 

@@ -161,7 +161,7 @@ const STAND_INS = {
   [join(SRC, 'elements', 'checkpoint-sampling.js')]: viewStandIn('checkpointSampling', 'CHECKPOINT_SAMPLING_CSS'),
   [join(SRC, 'checkpoint', 'yours.js')]: `
     export function openYours() {
-      const problem = Object.assign(new Error('a Hugging Face checkpoint runs in the served pages'), { word: (t) => t('checkpoint.servedOnlyFiles') });
+      const problem = Object.assign(new Error('a Hugging Face checkpoint does not run in this one-file build'), { word: (t) => t('checkpoint.servedOnlyFiles') });
       return { c: { state: 'error', problem, bars: new Set() }, hold() {}, drop() {} };
     }
   `,

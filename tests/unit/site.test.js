@@ -3,7 +3,7 @@
 // description or still naming www/src/ is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageUrl, siteUrl, withSearchLinks, withSiteScripts, withoutComments } from '../../scripts/site.mjs';
+import { pageUrl, siteUrl, withSearchLinks, withSiteScripts, withoutComments, withoutHeadSheets } from '../../scripts/site.mjs';
 
 const BASE = siteUrl('https://course.example/tb');
 
@@ -53,4 +53,12 @@ test("canonical and hreflang links: absolute, every edition on each edition's pa
   assert.match(gallery, /<link rel="canonical" href="https:\/\/course.example\/tb\/gallery\/moe.html">/);
   assert.doesNotMatch(gallery, /rel="alternate"/);
   assert.throws(() => withSearchLinks('<head><title>x</title></head>', 'gallery/x.html', BASE), /gallery\/x.html has no <meta name="description" content="…">: write one in www\/gallery\/x.html/);
+});
+
+test("the stylesheets the prerender linked at the head's end leave the page for styles.css; a widget's stay", () => {
+  const html = '<head><link rel="stylesheet" href="../styles.css">\n<link rel="stylesheet" href="../prerendered/b093b9e6a1d8.css"></head><body><tb-x><template shadowrootmode="open"><link rel="stylesheet" href="../prerendered/0123456789ab.css"></template></tb-x>';
+  assert.deepEqual(withoutHeadSheets(html), {
+    html: '<head><link rel="stylesheet" href="../styles.css">\n</head><body><tb-x><template shadowrootmode="open"><link rel="stylesheet" href="../prerendered/0123456789ab.css"></template></tb-x>',
+    sheets: ['prerendered/b093b9e6a1d8.css'],
+  });
 });

@@ -127,17 +127,25 @@ export function translator(locale = 'en') {
   return translators.get(locale);
 }
 
+/** `make()` on the first call, the same value after: an Intl object's first making loads its data. */
+const once = (make) => {
+  let value;
+  return () => (value ??= make());
+};
+
 function makeTranslator(locale) {
   const intl = intlLocale(locale);
-  const plural = new Intl.PluralRules(intl);
-  const number = new Intl.NumberFormat(intl);
+  // Made when first used: a module that makes its translator as it loads (a widget's) pays for
+  // none of them then, and a translator that never writes a list never makes a ListFormat.
+  const plural = once(() => new Intl.PluralRules(intl));
+  const number = once(() => new Intl.NumberFormat(intl));
   const text = (key, values) => {
     let entry = entryOf(locale, key);
     if (entry === undefined) throw new Error(`no text for "${key}" in the English catalog`);
-    if (typeof entry === 'object') entry = entry[plural.select(Number(values.count))] ?? entry.other;
+    if (typeof entry === 'object') entry = entry[plural().select(Number(values.count))] ?? entry.other;
     return entry;
   };
-  const show = (v) => (typeof v === 'number' ? number.format(v) : v);
+  const show = (v) => (typeof v === 'number' ? number().format(v) : v);
   const t = (key, values = {}) => text(key, values).replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(show(values[name])) : m));
   t.parts = (key, values = {}) =>
     text(key, values)
@@ -148,10 +156,10 @@ function makeTranslator(locale) {
         return name && name in values ? show(values[name]) : piece;
       });
   const lists = {
-    and: new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' }),
-    or: new Intl.ListFormat(intl, { style: 'long', type: 'disjunction' }),
+    and: once(() => new Intl.ListFormat(intl, { style: 'long', type: 'conjunction' })),
+    or: once(() => new Intl.ListFormat(intl, { style: 'long', type: 'disjunction' })),
   };
-  t.list = (items, kind = 'and') => lists[kind].format(items.map(String));
+  t.list = (items, kind = 'and') => lists[kind]().format(items.map(String));
   t.has = (key) => catalogs.get(locale)?.[key] !== undefined;
   t.locale = locale;
   return t;

@@ -1,8 +1,8 @@
 export default {
   // A Hugging Face checkpoint in the page (../../checkpoint/, checkpoint-attention.js)
-  'checkpoint.servedOnlyFiles': 'a Hugging Face checkpoint runs in the served pages (beside www/pkg/), not in this one-file build',
+  'checkpoint.servedOnlyFiles': 'a Hugging Face checkpoint does not run in this one-file build: embed the widgets with the transformer-block/ folder\u2019s autoloader.js to open one',
   'checkpoint.filesLack': 'the files have no {name}: drop the whole folder (config.json, tokenizer.json and the weights)',
-  'checkpoint.servedOnly': 'weights-src names a Hugging Face checkpoint, which runs in the served pages (beside www/pkg/), not in this one-file build: TinyGPT is shown instead',
+  'checkpoint.servedOnly': 'weights-src names a Hugging Face checkpoint, which this one-file build cannot open: embed the widgets with the transformer-block/ folder\u2019s autoloader.js to run it; TinyGPT is shown instead',
   'checkpoint.noWorker': 'this page cannot start a worker (a Content-Security-Policy refuses it, or the browser has none), and a checkpoint runs in one',
   'checkpoint.cancelled': 'its loading was cancelled',
   'checkpoint.fileTooLarge': '{name} is {size}; a config.json or tokenizer.json is read up to {limit}',

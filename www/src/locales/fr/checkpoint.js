@@ -1,8 +1,8 @@
 export default {
   // Un checkpoint Hugging Face dans la page (../../checkpoint/, checkpoint-attention.js)
-  'checkpoint.servedOnlyFiles': 'un checkpoint Hugging Face tourne dans les pages servies (à côté de www/pkg/), pas dans ce fichier unique',
+  'checkpoint.servedOnlyFiles': 'un checkpoint Hugging Face ne tourne pas dans ce fichier unique\u202f: intégrez les widgets avec l\u2019autoloader.js du dossier transformer-block/ pour en ouvrir un',
   'checkpoint.filesLack': 'il manque {name} parmi les fichiers\u202f: déposez le dossier entier (config.json, tokenizer.json et les poids)',
-  'checkpoint.servedOnly': 'weights-src désigne un checkpoint Hugging Face, qui tourne dans les pages servies (à côté de www/pkg/), pas dans ce fichier unique\u202f: TinyGPT est montré à la place',
+  'checkpoint.servedOnly': 'weights-src désigne un checkpoint Hugging Face, que ce fichier unique ne peut pas ouvrir\u202f: intégrez les widgets avec l\u2019autoloader.js du dossier transformer-block/ pour le faire tourner\u202f; TinyGPT est montré à la place',
   'checkpoint.noWorker': 'cette page ne peut pas démarrer de worker (une Content-Security-Policy le refuse, ou le navigateur n\u2019en a pas), et un checkpoint tourne dans un worker',
   'checkpoint.cancelled': 'son chargement a été annulé',
   'checkpoint.fileTooLarge': '{name} fait {size}\u202f; un config.json ou un tokenizer.json est lu jusqu\u2019à {limit}',

@@ -1,8 +1,8 @@
 export default {
   // 页面中的 Hugging Face 检查点（../../checkpoint/、checkpoint-attention.js）
-  'checkpoint.servedOnlyFiles': 'Hugging Face 检查点只在服务器提供的页面中运行（www/pkg/ 旁），不在这个单文件版本中',
+  'checkpoint.servedOnlyFiles': 'Hugging Face 检查点不能在这个单文件版本中运行：请用 transformer-block/ 文件夹的 autoloader.js 嵌入这些组件来打开它',
   'checkpoint.filesLack': '文件中缺少 {name}：请拖放整个文件夹（config.json、tokenizer.json 和权重）',
-  'checkpoint.servedOnly': 'weights-src 指向一个 Hugging Face 检查点，它只在服务器提供的页面中运行（www/pkg/ 旁），不在这个单文件版本中：改为显示 TinyGPT',
+  'checkpoint.servedOnly': 'weights-src 指向一个 Hugging Face 检查点，这个单文件版本无法打开它：请用 transformer-block/ 文件夹的 autoloader.js 嵌入这些组件来运行它；改为显示 TinyGPT',
   'checkpoint.noWorker': '此页面无法启动 worker（被 Content-Security-Policy 拒绝，或浏览器不支持），而检查点需要在 worker 中运行',
   'checkpoint.cancelled': '加载已取消',
   'checkpoint.fileTooLarge': '{name} 有 {size}；config.json 或 tokenizer.json 最多读取 {limit}',
