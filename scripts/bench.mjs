@@ -118,7 +118,7 @@ try {
 
   // 2. Load, cold (a new browser context each time: no cache), served page and offline file.
   const targets = [
-    { page: 'served lesson (make serve)', url: `${server.origin}/` },
+    { page: 'served lesson (its sources: make dev)', url: `${server.origin}/` },
     { page: 'offline lesson file', url: pathToFileURL(join(ROOT, 'dist', 'transformer-block-lesson.html')).href },
   ];
   for (const throttle of [1, 4]) {
