@@ -45,7 +45,10 @@ test('the site holds the lesson, its editions and the gallery, each text file wi
 
 test('every page has a description and its canonical URL; the editions name each other and x-default', () => {
   const links = (html, rel) => [...html.matchAll(new RegExp(`<link rel="${rel}"([^>]*)>`, 'g'))].map((m) => Object.fromEntries([...m[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])));
-  const url = (page) => `http://localhost:8000/${page.replace(/(^|\/)index\.html$/, '$1')}`;
+  // Where make site was told the site will be served (SITE_URL; by default make serve's address).
+  const base = links(readFileSync(join(SITE, 'index.html'), 'utf8'), 'canonical')[0]?.href ?? '';
+  expect(base).toMatch(/^https?:\/\/[^/]+\/(.*\/)?$/);
+  const url = (page) => `${base}${page.replace(/(^|\/)index\.html$/, '$1')}`;
   for (const page of PAGES) {
     const html = readFileSync(join(SITE, page), 'utf8');
     expect(html, page).toMatch(/<meta name="description" content="[^"]{50,}">/);
