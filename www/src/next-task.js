@@ -12,3 +12,13 @@ export function nextTask() {
     channel.port2.postMessage(null);
   });
 }
+
+/**
+ * A promise that settles in a task after the page's next paint: what a reader's input changed on
+ * screen (a select's new value) is shown before the work it asks for runs, so the input's next paint
+ * (INP) is not the work's. A hidden page paints nothing: there, the next task.
+ */
+export function afterPaint() {
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') return nextTask();
+  return new Promise((resolve) => requestAnimationFrame(() => nextTask().then(resolve)));
+}

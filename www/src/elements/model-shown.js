@@ -13,6 +13,7 @@ import { loadingView, pageCheckpoint } from '../models/page-checkpoint.js';
 import { speakEnglish, translator } from '../i18n.js';
 import { latestCheckpoint } from '../models/your-checkpoint.js';
 import experimentsTexts from '../locales/en/experiments.js';
+import { afterPaint } from '../next-task.js';
 
 speakEnglish(experimentsTexts);
 
@@ -158,6 +159,7 @@ export class ModelShown {
    * call, once the first model is made. `options` as switcher()'s. Returns { control, select }.
    */
   reader(lib, start, { seed, input, note, fail, run, made = () => {}, ...options }) {
+    const el = this.#element;
     const load = () => {
       let next;
       try {
@@ -170,7 +172,17 @@ export class ModelShown {
       made(next);
       return true;
     };
-    const switcher = this.switcher(lib, start, () => load() && run(switcher.select), options);
+    // A pick is shown (the select's new value painted) before the model is made and read: making
+    // the six-block model and drawing its 24 maps is a long task, which the pick's paint need not
+    // wait for. Busy meanwhile, so a script or a test waits for what it will show.
+    const picked = () => {
+      el.busy = true;
+      afterPaint().then(() => {
+        el.busy = false;
+        if (!el.released && el.isConnected && load()) run(switcher.select);
+      });
+    };
+    const switcher = this.switcher(lib, start, picked, options);
     input.addEventListener('input', () => run(switcher.select));
     if (load()) run(switcher.select);
     return switcher;
