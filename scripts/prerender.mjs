@@ -99,7 +99,7 @@ const textOnly = (w) => (w.inline && !w.html.includes('<') ? { ...w, sheets: [] 
 function prerenderedPage(source, { widgets, regions, sheets }, stylesOf, name, own = (w) => w) {
   const styles = (list) => (list.length ? stylesOf(list) : '');
   const withWidgets = insertTemplates(source, widgets.map((w) => ({ tag: w.tag, template: template(own(textOnly(w)), styles) })), name);
-  return replaceRegions(withWidgets, regions, sheets.length ? stylesOf(sheets) : '', name);
+  return replaceRegions(withWidgets, regions, styles(sheets), name);
 }
 
 /**

@@ -2,9 +2,9 @@
 // a budget of milliseconds a task, so the page's other tasks (a reader's input) come between them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasSettled, inTurn } from '../../www/src/elements/render-queue.js';
+import { inTurn } from '../../www/src/elements/render-queue.js';
 import { nextTask } from '../../www/src/next-task.js';
-import { watched } from '../../www/src/settled.js';
+import { hasSettled, watched } from '../../www/src/settled.js';
 
 /** Keeps the thread busy for `ms` milliseconds, as a render of a widget does. */
 function busy(ms) {

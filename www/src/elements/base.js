@@ -28,7 +28,8 @@ import { themeSheet } from './theme.js';
 import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
 import { CLICKABLE, focusedControl, pathIn, replay } from './takeover.js';
 import { errorText, messageElement } from './dom-parts.js';
-import { START, firstRenders, hasSettled, inTurn } from './render-queue.js';
+import { START, firstRenders, inTurn } from './render-queue.js';
+import { hasSettled } from '../settled.js';
 
 export { chartLegend, errorText, h, resultRegion } from './dom-parts.js';
 

@@ -3,16 +3,15 @@
 //
 // - firstRenders: each connected element waits until it nears the viewport or the background pass
 //   reaches it. The pass runs in the page's idle time (requestIdleCallback), starts one element at a
-//   time and waits for its render before it looks at the clock, a few milliseconds of renders a slice (starting only queues a render: a budget of
-//   starts let one task render every widget, 150 of them, 200 ms on a fast machine).
+//   time and waits for its render before it looks at the clock, a few milliseconds of renders a
+//   slice (starting only queues a render: a budget of starts let one task render every widget, 150
+//   of them, 200 ms on a fast machine).
 // - inTurn: the renders of elements that waited for the library (or a catalog) to arrive, a few
 //   milliseconds of them a task, in the order they asked, instead of all in the task the fetch
 //   settles in.
 
 import { nextTask } from '../next-task.js';
 import { rendersLast } from '../facade-needs.js';
-
-export { hasSettled } from '../settled.js';
 
 /** Milliseconds of renders a task, for the background pass and for the renders taken in turns. */
 const BUDGET_MS = 8;
