@@ -137,15 +137,18 @@ test('before training every head spreads its weight evenly; six blocks draw 24 m
   rows.forEach((cells, q) => {
     for (const cell of cells.slice(1, q + 2)) expect(Math.abs(Number(cell) - 1 / (q + 1)), `query ${q + 1}: ${cells}`).toBeLessThan(0.02);
   });
-  // Pale but drawn: the last query's weights (1/15 each) are painted, not left like the masked cells.
-  const last = await untrained.locator('figure.head-map canvas').nth(6).evaluate((canvas) => {
+  // Pale but drawn: the last query's weights (1/15 each) are painted, not left like the masked cells
+  // (once near the screen: a widget that went live far from it paints its maps when it comes near).
+  const lastMap = untrained.locator('figure.head-map canvas').nth(6);
+  await lastMap.scrollIntoViewIfNeeded();
+  const painted = (canvas) => {
     const r = devicePixelRatio;
     const { data, width } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     const alpha = (x, y) => data[(Math.round(y * r) * width + Math.round(x * r)) * 4 + 3];
     const y = 14 + 14 * 12 + 6; // row 15 (the last of "before training")
-    return { key0: alpha(16 + 6, y), key7: alpha(16 + 7 * 12 + 6, y), after: alpha(16 + 15 * 12 + 6, 14 + 6) };
-  });
-  expect([last.key0, last.key7, last.after]).toEqual([255, 255, 0]);
+    return [alpha(16 + 6, y), alpha(16 + 7 * 12 + 6, y), alpha(16 + 15 * 12 + 6, 14 + 6)];
+  };
+  await expect.poll(() => lastMap.evaluate(painted)).toEqual([255, 255, 0]);
   // The switch: the same text through the trained model is far from even.
   const first = page.locator('tb-attention').first();
   await first.getByLabel('Model').selectOption('untrained');

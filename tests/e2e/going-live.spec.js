@@ -64,6 +64,25 @@ test('a widget below the fold stays as prerendered until it comes near the viewp
   expect(problems).toEqual([]);
 });
 
+test('a widget that goes live far from the screen paints its maps once it comes near, not before', async ({ page }) => {
+  const problems = recordProblems(page, { origin: server.origin });
+  await page.goto(`${server.origin}/`);
+  const attention = page.locator('tb-attention');
+  // Live in the background (idle time), far below the first screen.
+  await expect.poll(() => attention.evaluate(isLive), { timeout: 30_000 }).toBe(true);
+  await expect(attention.locator('figure.head-map')).toHaveCount(8);
+  const map = attention.locator('figure.head-map canvas').first();
+  // The first query's one weight, in the darkest shade once painted (attention.spec.js).
+  const firstCell = (canvas) => {
+    const r = devicePixelRatio;
+    return canvas.getContext('2d').getImageData(Math.round((16 + 6) * r), Math.round((14 + 6) * r), 1, 1).data[3];
+  };
+  expect(problems).toEqual([]); // (before the test reads pixels again and again, which Chromium warns of)
+  expect(await map.evaluate(firstCell), 'not painted while far').toBe(0);
+  await map.scrollIntoViewIfNeeded();
+  await expect.poll(() => map.evaluate(firstCell)).toBe(255);
+});
+
 test('an input on a widget that is not live yet is applied once it is', async ({ page }) => {
   const { problems, memory } = await lessonWithMemoryNotLive(page);
   const before = await memory.locator('[aria-live]').first().textContent();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { formatBytes, formatCompact, formatDecimal, formatInteger, formatSI } from '../../www/src/format.js';
+import { formatBytes, formatCompact, formatDecimal, formatInteger, formatSI, loadNumberData } from '../../www/src/format.js';
 import { formatHours } from '../../www/src/format-cost.js';
 
 test('formatInteger puts thousands separators in exact counts', () => {
@@ -63,4 +63,8 @@ test('past a quadrillion, every formatter switches to scientific notation instea
   for (const f of [formatInteger, formatCompact, formatSI, formatDecimal, formatHours, formatBytes]) {
     assert.ok(String(f(1e300)).length < 40, `${f.name}(1e300) = ${f(1e300)}`);
   }
+});
+
+test('loading the number data takes any lang attribute: a bad tag or none loads English, nothing thrown', () => {
+  for (const lang of ['fr', 'zh-CN', '', undefined, 'not a tag!', '123']) assert.doesNotThrow(() => loadNumberData(lang), String(lang));
 });

@@ -17,7 +17,7 @@ test('renders taken in turn stop at the budget and let another task in between',
   const done = new Promise((resolve) => {
     for (let i = 1; i <= 4; i++) {
       inTurn(() => {
-        busy(5);
+        busy(3);
         order.push(`render ${i}`);
         if (i === 4) resolve();
       });
@@ -26,7 +26,7 @@ test('renders taken in turn stop at the budget and let another task in between',
   // A task asked for after the renders were queued: it comes before the renders past the budget.
   nextTask().then(() => order.push('another task'));
   await done;
-  // 8 ms a task: the first two renders (10 ms) fill the first turn, the other two the next one.
+  // 4 ms a task: the first two renders (6 ms) fill the first turn, the other two the next one.
   assert.deepEqual(order, ['render 1', 'render 2', 'another task', 'render 3', 'render 4']);
 });
 

@@ -4,11 +4,12 @@
 // bar under each character in the shade of its weight. A canvas redraws without laying anything
 // out, so typing can redraw two dozen maps a keystroke. The characters are drawn once per text into
 // images every map of the same cell size shares. Colours and the font are the theme's: read from the
-// CSS of the palette classes in the map's own scope, once per map and again when the colour scheme
+// CSS of the palette classes in the map's own scope, once per widget and again when the colour scheme
 // changes.
 
 import { LEVELS, levelClass } from './heatmap.js';
 import { WEIGHT_CLASSES } from './attention-map.js';
+import { farFromView } from '../far-from-view.js';
 
 /** The palette classes a map may fill cells with: the weight shades and the heatmap's levels. */
 const CLASSES = [...WEIGHT_CLASSES, ...Array.from({ length: 2 * LEVELS + 1 }, (_, i) => levelClass(i - LEVELS))];
@@ -25,6 +26,7 @@ const sweep = () => {
   for (const ref of maps) if (!ref.deref()) maps.delete(ref);
 };
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
+  palettes = new WeakMap();
   sweep();
   for (const ref of maps) ref.deref()?.redraw();
 });
@@ -32,6 +34,16 @@ function follow(map) {
   if (typeof WeakRef !== 'function') return;
   if (maps.size > 256) sweep();
   maps.add(new WeakRef(map));
+}
+
+// The palette of each root the maps are drawn in (a widget's shadow root, whose sheet defines the
+// classes): read once for all its maps, as reading appends a probe and asks for its computed style
+// (two dozen maps read it 57 ms on a phone); read again once the colour scheme changes.
+let palettes = new WeakMap();
+function paletteOf(canvas) {
+  const root = canvas.getRootNode();
+  if (!palettes.has(root)) palettes.set(root, readPalette(canvas.parentNode));
+  return palettes.get(root);
 }
 
 /** The computed colour of each palette class (and fg, muted, rule, the mono font) inside `scope`. */
@@ -132,8 +144,9 @@ function canvasOf(attrs) {
 // Which canvases are on (or near) the screen. A map off screen is not painted when its spec changes,
 // only marked; it is painted when it scrolls into view (what content-visibility: auto does for a
 // box), so typing pays for the maps a reader can see. Until the observer has said, a canvas counts
-// as on screen.
+// as on screen, unless its widget is going live far from the screen (far-from-view.js).
 const offScreen = new WeakSet();
+const reported = new WeakSet(); // canvases the observer has said something of
 const stale = new WeakMap(); // canvas -> its paint, waiting for the canvas to come into view
 let observer = null;
 function watch(canvas) {
@@ -141,6 +154,7 @@ function watch(canvas) {
   observer ??= new IntersectionObserver(
     (entries) => {
       for (const e of entries) {
+        reported.add(e.target);
         if (!e.isIntersecting) {
           offScreen.add(e.target);
           continue;
@@ -163,17 +177,13 @@ function watch(canvas) {
  * painted when it scrolls into view), so its box is the same whenever it is read.
  */
 function redrawable(canvas, paint, sized = () => {}) {
-  let palette = null;
   let last = null;
-  const now = () => {
-    palette ??= readPalette(canvas.parentNode);
-    paint(last, palette);
-  };
+  const now = () => paint(last, paletteOf(canvas));
   const draw = (spec) => {
     last = spec;
     sized(spec);
     if (!canvas.isConnected) return queueMicrotask(() => canvas.isConnected && last === spec && draw(spec));
-    if (offScreen.has(canvas)) return stale.set(canvas, now);
+    if (offScreen.has(canvas) || (!reported.has(canvas) && farFromView.has(canvas.getRootNode().host))) return stale.set(canvas, now);
     stale.delete(canvas);
     now();
   };
@@ -181,7 +191,6 @@ function redrawable(canvas, paint, sized = () => {}) {
     canvas,
     draw,
     redraw() {
-      palette = null;
       if (last) draw(last);
     },
   };

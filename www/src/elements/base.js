@@ -227,6 +227,15 @@ export class TbElement extends HTMLElement {
     queueMicrotask(async () => {
       this.#scheduled = false;
       if (!this.isConnected) return;
+      // A prerender the element takes as its own first render: it is live at once, nothing computed.
+      if (this.prerendered && this.adoptsPrerendered()) {
+        this.prerendered = false;
+        // Its styles are the adopted sheets already: the prerender's links to them go, as a render's would.
+        for (const node of [...this.shadowRoot.children]) if (node.matches('link[rel="stylesheet"], style')) node.remove();
+        this.#actions = [];
+        this.#signalReady();
+        return;
+      }
       this.locale = resolveLocale(langOf(this));
       this.t = translator(this.locale);
       speaking.add(this);
@@ -272,6 +281,17 @@ export class TbElement extends HTMLElement {
    * clicks and input in it are kept for the render that takes over. Never, unless a widget says.
    */
   keepsPrerendered(lib) {
+    return false;
+  }
+
+  /**
+   * Whether the prerendered first render is the element's own, taken as it is when the element goes
+   * live, without the library or a render: what it shows cannot differ from what its first render
+   * would make (an inline number whose attributes have not changed since the page was built) and
+   * it has nothing to listen to. A widget that says yes sets on itself (the host, which the
+   * prerender leaves as the page wrote it) what its render would have. Never, unless a widget says.
+   */
+  adoptsPrerendered() {
     return false;
   }
 

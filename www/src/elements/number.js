@@ -87,11 +87,36 @@ export class TbNumber extends TbElement {
   /** It sits inside a sentence: a prerender that inlines styles leaves the theme's box out. */
   static inline = true;
 
+  #connected = false; // connected once: attribute changes from now on are edits, not the upgrade's
+  #edited = false; // an attribute changed since the page was built: the prerendered number is stale
+
   // The number is the shadow root's one text node, no element around it: a lesson has a hundred and
   // more of them, and each element is one more for the page to style and lay out.
   constructor() {
     super();
     if (!this.prerendered) this.shadowRoot.append('…');
+  }
+
+  connectedCallback() {
+    this.#connected = true;
+    super.connectedCallback();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (this.#connected && oldValue !== newValue) this.#edited = true;
+    super.attributeChangedCallback(name, oldValue, newValue);
+  }
+
+  /**
+   * The prerendered number is the one its first render would write, made by the same library for
+   * the same attributes and language when the page was built: taken as it is, so a hundred and more
+   * numbers go live without a call into the wasm (or fetching TinyGPT for one of its figures).
+   */
+  adoptsPrerendered() {
+    if (this.#edited) return false;
+    // A bad attribute's message, prerendered: the host is marked as #show marks it.
+    this.toggleAttribute('data-error', this.shadowRoot.querySelector('.message') !== null);
+    return true;
   }
 
   /** A figure of a TinyGPT (its training data, its heads): the whole facade. */

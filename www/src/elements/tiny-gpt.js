@@ -94,7 +94,7 @@ class TbTinyGpt extends TbElement {
   }
 
   keepsPrerendered(lib) {
-    return this.#models.loading(lib);
+    return this.#models.loading(lib) || this.#models.preparing(lib);
   }
 
   render(lib) {
