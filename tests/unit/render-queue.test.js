@@ -26,8 +26,11 @@ test('renders taken in turn stop at the budget and let another task in between',
   // A task asked for after the renders were queued: it comes before the renders past the budget.
   nextTask().then(() => order.push('another task'));
   await done;
-  // 4 ms a task: the first two renders (6 ms) fill the first turn, the other two the next one.
-  assert.deepEqual(order, ['render 1', 'render 2', 'another task', 'render 3', 'render 4']);
+  // 4 ms a task: the first render (3 ms) leaves room for a second, whose 6 ms fill the turn (on a
+  // busy machine the first alone may); the other task comes then, before the renders past the budget.
+  const renders = order.filter((o) => o !== 'another task');
+  assert.deepEqual(renders, ['render 1', 'render 2', 'render 3', 'render 4']);
+  assert.ok([1, 2].includes(order.indexOf('another task')), `another task after one or two renders: ${order}`);
 });
 
 test('a render that throws does not keep the others from their turn', async () => {

@@ -23,17 +23,27 @@ export function focusedControl(root) {
 /** What a click before the takeover is replayed on: buttons, links, disclosures, and the parts a widget's diagram or list lets the reader pick. */
 export const CLICKABLE = 'button, summary, a[href], [role="option"], [role="button"], [role="tab"], [data-key]';
 
-/** The child indices that lead from `root` to `node`. */
+/**
+ * The child nodes of `parent` that a render makes: under the shadow root `root`, the prerender's
+ * links to its stylesheets are left out (a live render adopts the sheets instead of linking them,
+ * so counting them would put a place in the prerendered DOM one node off in the live one).
+ */
+function made(parent, root) {
+  const nodes = [...parent.childNodes];
+  return parent === root ? nodes.filter((n) => !(n.localName === 'style' || (n.localName === 'link' && n.rel === 'stylesheet'))) : nodes;
+}
+
+/** The child indices that lead from `root` to `node`, among the nodes a render makes (made). */
 export function pathIn(root, node) {
   const path = [];
-  for (let n = node; n && n !== root; n = n.parentNode) path.unshift([...n.parentNode.childNodes].indexOf(n));
+  for (let n = node; n && n !== root; n = n.parentNode) path.unshift(made(n.parentNode, root).indexOf(n));
   return path;
 }
 
 /** The node at `path` (from pathIn) under `root`, if there is one: the same place in a render that made the same DOM. */
 function atPath(root, path) {
   let n = root;
-  for (const i of path) n = n?.childNodes[i];
+  for (const i of path) n = n && made(n, root)[i];
   return n ?? null;
 }
 
