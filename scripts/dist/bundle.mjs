@@ -79,11 +79,22 @@ const inlineWasm = replaced('inline-wasm', join(SRC, 'wasm.js'), () => {
             : '';
           return new Error('could not instantiate the WebAssembly module (' + err.message + ').' + csp, { cause: err });
         };
-        export const wasmModule = inflate().then((bytes) => WebAssembly.compile(bytes)).catch((err) => { throw explain(err); });
-        wasmModule.catch(() => {});
-        export const wasm = wasmModule.then((module) => init({ module_or_path: module })).then(() => lib, (err) => {
-          throw err.message.startsWith('could not instantiate') ? err : explain(err);
+        // Made when first asked for (then, catch or finally), and at once on a page: imported
+        // where there is no document (Node, a site's build), the module unpacks and compiles nothing.
+        const lazy = (make) => {
+          let made = null;
+          const promise = () => (made ??= make());
+          return { then: (a, b) => promise().then(a, b), catch: (b) => promise().catch(b), finally: (f) => promise().finally(f) };
+        };
+        export const wasmModule = lazy(() => {
+          const compiled = inflate().then((bytes) => WebAssembly.compile(bytes)).catch((err) => { throw explain(err); });
+          compiled.catch(() => {});
+          return compiled;
         });
+        export const wasm = lazy(() => Promise.resolve(wasmModule).then((module) => init({ module_or_path: module })).then(() => lib, (err) => {
+          throw err.message.startsWith('could not instantiate') ? err : explain(err);
+        }));
+        if (typeof document !== 'undefined') wasm.catch(() => {});
         export const fullModule = () => wasmModule;
         export const fullLibrary = () => wasm;
         export const library = () => wasm;

@@ -50,6 +50,23 @@ window.__module = { names: Object.keys(tb), presets: (await tb.wasm).presets().l
   });
 });
 
+test('two copies of the package on one page: the first one\u2019s elements stay, the second defines none and says so once', async ({ page, context }) => {
+  const body = readFileSync(`${DIST}npm/index.js`);
+  await serveSite(context, {
+    '/two.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two copies</title>
+<script type="module" src="/one/index.js"></script><script type="module" src="/two/index.js"></script></head>
+<body><tb-param-table model="gpt2-small"></tb-param-table></body></html>`),
+    '/one/index.js': { body, type: 'text/javascript' },
+    '/two/index.js': { body, type: 'text/javascript' },
+  });
+  const problems = await watch(page);
+  await page.goto(`${SITE}/two.html`);
+  await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+  await expect.poll(() => problems.length).toBeGreaterThan(0);
+  expect(problems).toHaveLength(1);
+  expect(problems[0]).toMatch(/<tb-[a-z-]+> is already defined by another copy of transformer-block on this page;.*\/two\/index\.js/);
+});
+
 test.describe('the elements\u2019 manifest', () => {
   test('custom-elements.json lists every element, package.json points to it, the VS Code data names every tag', () => {
     const pkg = JSON.parse(readFileSync(`${DIST}npm/package.json`, 'utf8'));

@@ -23,7 +23,8 @@ import { pageFacades } from './facade-needs.js';
 const { elements: ELEMENTS, facades: FACADES } = __TB_FOLDER__;
 const ONCE = Symbol.for('transformer-block.autoloader');
 
-if (!globalThis[ONCE]) {
+// Only on a page: imported where there is no document (Node, a site's build), it does nothing.
+if (typeof document !== 'undefined' && !globalThis[ONCE]) {
   globalThis[ONCE] = import.meta.url;
   const asked = new Set();
   const hinted = new Set();

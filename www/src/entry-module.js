@@ -8,7 +8,8 @@
 
 import './elements/index.js';
 
-const defined = (tag) => customElements.get(tag);
+// (In Node, where nothing is defined, these are undefined: there is no HTMLElement to extend.)
+const defined = (tag) => globalThis.customElements?.get(tag);
 
 export { TbElement, allRendered } from './elements/base.js';
 export const TbAnatomy = defined('tb-anatomy');

@@ -189,7 +189,7 @@ function inspect({ id, text }) {
   post({ type: 'inspected', id, result }, result.attentions.map((a) => a.buffer));
 }
 
-self.onmessage = async ({ data }) => {
+const onMessage = async ({ data }) => {
   try {
     if (data?.type === 'open') await open(data);
     else if (data?.type === 'inspect') inspect(data);
@@ -204,3 +204,6 @@ self.onmessage = async ({ data }) => {
     post({ type: 'failed', id: data?.id, run: data?.run, problem: problemData(err) });
   }
 };
+
+// Listening only in a worker: imported anywhere else (Node, a site's build) the module does nothing.
+if (typeof WorkerGlobalScope === 'function') self.onmessage = onMessage;

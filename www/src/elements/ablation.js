@@ -13,6 +13,7 @@
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { h, TbElement } from './base.js';
+import { defines } from './define.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
@@ -274,4 +275,4 @@ function describe(info, t) {
   });
 }
 
-customElements.get('tb-ablation') || customElements.define('tb-ablation', TbAblation);
+if (defines('tb-ablation', TbAblation)) customElements.define('tb-ablation', TbAblation);

@@ -11,6 +11,7 @@
 // in the element's language, and every number is formatted in its locale.
 
 import { TbElement, errorText, h } from './base.js';
+import { defines } from './define.js';
 import { fullLibrary } from '../wasm.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
@@ -331,4 +332,4 @@ class TbAnatomy extends TbElement {
   }
 }
 
-customElements.get('tb-anatomy') || customElements.define('tb-anatomy', TbAnatomy);
+if (defines('tb-anatomy', TbAnatomy)) customElements.define('tb-anatomy', TbAnatomy);

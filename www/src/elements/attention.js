@@ -19,6 +19,7 @@
 // keep the last text it could read, and say so.
 
 import { TbElement, h, errorText } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { WEIGHT_CLASSES } from '../charts/attention-map.js';
 import { clipText, parseWhole } from '../attributes.js';
@@ -168,4 +169,4 @@ function legend(t = translator('en')) {
   return rampLegend(WEIGHT_CLASSES, t('attention.legendLow'), t('attention.legendHigh'));
 }
 
-customElements.get('tb-attention') || customElements.define('tb-attention', TbAttention);
+if (defines('tb-attention', TbAttention)) customElements.define('tb-attention', TbAttention);

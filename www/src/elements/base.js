@@ -66,6 +66,10 @@ const speaking = (() => {
   };
 })();
 
+// Where there is no DOM (Node, where a site's build imports the package to render its pages), the
+// class is made on an empty base (and define.js defines nothing): importing any module is harmless.
+const ElementBase = globalThis.HTMLElement ?? class {};
+
 /**
  * The base of every <tb-…> element. What it documents here, the manifest gives each element.
  *
@@ -88,7 +92,7 @@ const speaking = (() => {
  * @cssprop [--tb-font-mono=ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace] - The font of code and of numbers in code style.
  * @cssprop [--tb-radius=8px] - The widget's corner radius.
  */
-export class TbElement extends HTMLElement {
+export class TbElement extends ElementBase {
   static styles = [];
 
   #scheduled = false;

@@ -4,6 +4,7 @@
 // The curves come from cost_curve(); the readout at T from count(model, T, 1).
 
 import { chartLegend, errorText, h, TbElement } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { seqLenControl } from '../controls/seq-len.js';
 import { costChartLayout, cursorLayout, seqLenAtX } from '../charts/cost-layout.js';
@@ -264,4 +265,4 @@ export class TbCostChart extends TbElement {
   }
 }
 
-customElements.get('tb-cost-chart') || customElements.define('tb-cost-chart', TbCostChart);
+if (defines('tb-cost-chart', TbCostChart)) customElements.define('tb-cost-chart', TbCostChart);

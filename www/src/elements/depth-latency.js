@@ -7,6 +7,7 @@
 // waits; every number (medians, counts, shares) is the library's. The lesson's own timings beside.
 
 import { TbElement, h, errorText } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
@@ -206,4 +207,4 @@ export class TbDepthLatency extends TbElement {
   }
 }
 
-customElements.get('tb-depth-latency') || customElements.define('tb-depth-latency', TbDepthLatency);
+if (defines('tb-depth-latency', TbDepthLatency)) customElements.define('tb-depth-latency', TbDepthLatency);

@@ -9,6 +9,7 @@
 // which the renderer words every text with and whose locale (t.locale) formats every number.
 
 import { TbElement, h } from './base.js';
+import { defines } from './define.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { masksSheet } from './masks.js';
@@ -103,4 +104,4 @@ class TbExample extends TbElement {
   }
 }
 
-customElements.get('tb-example') || customElements.define('tb-example', TbExample);
+if (defines('tb-example', TbExample)) customElements.define('tb-example', TbExample);

@@ -6,6 +6,7 @@
 // masksView() is also used by <tb-example name="masks">.
 
 import { TbElement, h, resultRegion } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { FRAME_CSS, MAX_TOKENS, keepCount, masksResultView } from './mask-panel.js';
 import { masksResults } from './masks-results.js';
@@ -162,4 +163,4 @@ class TbMasks extends TbElement {
   }
 }
 
-customElements.get('tb-masks') || customElements.define('tb-masks', TbMasks);
+if (defines('tb-masks', TbMasks)) customElements.define('tb-masks', TbMasks);

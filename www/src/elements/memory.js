@@ -3,6 +3,7 @@
 // T tokens. The reader edits B and T; every byte count comes from count(model, T, B).
 
 import { TbElement, h, resultRegion } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { labelCells, tableCardsSheet } from './table-cards.js';
 import { parseWhole } from '../attributes.js';
@@ -210,4 +211,4 @@ export class TbMemory extends TbElement {
   }
 }
 
-customElements.get('tb-memory') || customElements.define('tb-memory', TbMemory);
+if (defines('tb-memory', TbMemory)) customElements.define('tb-memory', TbMemory);

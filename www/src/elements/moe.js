@@ -8,6 +8,7 @@
 // k (experts kept per token, default 2), tokens (batch size, default 64), seed (default the lessons').
 
 import { TbElement, h, resultRegion } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
@@ -227,4 +228,4 @@ function batchResult(r, { k, seed, t }) {
   ];
 }
 
-customElements.get('tb-moe') || customElements.define('tb-moe', TbMoe);
+if (defines('tb-moe', TbMoe)) customElements.define('tb-moe', TbMoe);

@@ -7,6 +7,7 @@
 // Attributes (the controls' starting values): seed (default 0), steps (300), warmup (0).
 
 import { chartLegend, errorText, h, TbElement } from './base.js';
+import { defines } from './define.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -275,4 +276,4 @@ function chartLabel(race, t) {
   });
 }
 
-customElements.get('tb-norm-race') || customElements.define('tb-norm-race', TbNormRace);
+if (defines('tb-norm-race', TbNormRace)) customElements.define('tb-norm-race', TbNormRace);

@@ -15,6 +15,7 @@
 // whole explanation in its tooltip; nothing is logged.
 
 import { TbElement } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { numberFromAttributes, runSource, sourceNeedsModel } from '../lesson-values.js';
 
@@ -164,4 +165,4 @@ function shorten(message) {
   return short.length > 90 ? `${short.slice(0, 87)}…` : short;
 }
 
-customElements.get('tb-number') || customElements.define('tb-number', TbNumber);
+if (defines('tb-number', TbNumber)) customElements.define('tb-number', TbNumber);

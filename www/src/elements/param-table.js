@@ -3,6 +3,7 @@
 // A second view lists every tensor. Every count comes from count(model, 1, 1).
 
 import { TbElement, h } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { labelCells, tableCardsSheet } from './table-cards.js';
 import { formatInteger, formatPercent } from '../format.js';
@@ -284,4 +285,4 @@ function tensorTable(report, captionId, t) {
   );
 }
 
-customElements.get('tb-param-table') || customElements.define('tb-param-table', TbParamTable);
+if (defines('tb-param-table', TbParamTable)) customElements.define('tb-param-table', TbParamTable);

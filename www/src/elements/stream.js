@@ -11,6 +11,7 @@
 
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
 import { chartLegend, h, TbElement } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { blockBarsLayout } from '../charts/bars-layout.js';
 import { renderBlockBars } from '../charts/block-bars-svg.js';
@@ -205,4 +206,4 @@ function addsChart(st, t) {
   return renderBlockBars(layout, { className: 'adds', ariaLabel: label, axisTitle: t('stream.axisTitle'), barClass: (b) => (b.part === 0 ? 'attention' : 'feed-forward') });
 }
 
-customElements.get('tb-stream') || customElements.define('tb-stream', TbStream);
+if (defines('tb-stream', TbStream)) customElements.define('tb-stream', TbStream);

@@ -116,8 +116,12 @@ export function themeSheet() {
   return shared;
 }
 
-/** A stylesheet of a widget's own, made once per widget class. */
+/**
+ * A stylesheet of a widget's own, made once per widget class. Where there is no CSSStyleSheet (Node,
+ * importing the package to render pages), its text alone: `{ cssText }`, which no one adopts there.
+ */
 export function sheet(css) {
+  if (typeof CSSStyleSheet !== 'function') return { cssText: css };
   const s = new CSSStyleSheet();
   s.replaceSync(css);
   return s;

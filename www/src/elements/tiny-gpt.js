@@ -15,6 +15,7 @@
 // the sampler's starting settings, which the library checks.
 
 import { TbElement, h, resultRegion, errorText } from './base.js';
+import { defines } from './define.js';
 import { heatmapFigure, heatmapLegend, heatmapSheet, shape, showChar } from './heatmap-figure.js';
 import { formatDecimal, formatInteger, formatPercent } from '../format.js';
 import { checkpointSheet } from '../controls/checkpoint-picker.js';
@@ -205,4 +206,4 @@ function readingResult(r, t = translator('en')) {
   ];
 }
 
-customElements.get('tb-tiny-gpt') || customElements.define('tb-tiny-gpt', TbTinyGpt);
+if (defines('tb-tiny-gpt', TbTinyGpt)) customElements.define('tb-tiny-gpt', TbTinyGpt);

@@ -13,6 +13,7 @@
 // language mid-run words the view again and the run goes on.
 
 import { chartLegend, errorText, h, TbElement } from './base.js';
+import { defines } from './define.js';
 import { clipText } from '../attributes.js';
 import { sheet } from './theme.js';
 import { lossChartLayout } from '../charts/loss-layout.js';
@@ -393,4 +394,4 @@ function chartLabel(run, reference, t) {
   });
 }
 
-customElements.get('tb-train') || customElements.define('tb-train', TbTrain);
+if (defines('tb-train', TbTrain)) customElements.define('tb-train', TbTrain);

@@ -5,6 +5,7 @@
 // iterations, peak-tflops, utilisation.
 
 import { TbElement, h, resultRegion } from './base.js';
+import { defines } from './define.js';
 import { sheet } from './theme.js';
 import { formatScientific, formatInteger, formatDecimal } from '../format.js';
 import { parseReaderNumber, formatHours } from '../format-cost.js';
@@ -169,4 +170,4 @@ export class TbTrainingCost extends TbElement {
   }
 }
 
-customElements.get('tb-training-cost') || customElements.define('tb-training-cost', TbTrainingCost);
+if (defines('tb-training-cost', TbTrainingCost)) customElements.define('tb-training-cost', TbTrainingCost);

@@ -16,7 +16,7 @@ let handle = null;
 let measure = null;
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
-self.onmessage = async (event) => {
+const onMessage = async (event) => {
   const message = event.data;
   if (message?.type === 'init') {
     try {
@@ -36,3 +36,6 @@ self.onmessage = async (event) => {
   if (message?.type === 'measure' || message?.type === 'cancel') measure(message);
   else handle(message);
 };
+
+// Listening only in a worker: imported anywhere else (Node, a site's build) the module does nothing.
+if (typeof WorkerGlobalScope === 'function') self.onmessage = onMessage;
