@@ -125,6 +125,9 @@ test.describe('the offline lesson, opened from disk', () => {
 
 /** Train a <tb-train> for `steps` steps and return where it ran and what it said. */
 async function trainBriefly(train, steps) {
+  // Live first: a fill (select all, then insert) that straddles the takeover would type into the
+  // live field after its default (going-live.spec.js tests input before the takeover, a reader's way).
+  await expect.poll(() => train.evaluate((el) => el.prerendered === false)).toBe(true);
   await train.getByLabel('Steps', { exact: true }).fill(String(steps));
   await train.getByRole('button', { name: 'Train' }).click();
   await expect(train.locator('.outcome')).toContainText(`After ${steps} steps the held-out loss is`, { timeout: 30_000 });
