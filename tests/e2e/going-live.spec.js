@@ -83,6 +83,17 @@ test('a widget that goes live far from the screen paints its maps once it comes 
   await expect.poll(() => map.evaluate(firstCell)).toBe(255);
 });
 
+test('an inline number that took its prerender as its first render speaks a language set later', async ({ page }) => {
+  const problems = recordProblems(page, { origin: server.origin });
+  await page.goto(`${server.origin}/`);
+  const number = page.locator('tb-number[value="total_params"]:not([model]):not([seq-len])').first();
+  await expect.poll(() => number.evaluate(isLive)).toBe(true);
+  expect(await number.evaluate((el) => el.shadowRoot.textContent)).toBe('124,439,808');
+  await page.evaluate(() => (document.documentElement.lang = 'fr'));
+  await expect.poll(() => number.evaluate((el) => el.shadowRoot.textContent)).toBe('124\u202f439\u202f808');
+  expect(problems).toEqual([]);
+});
+
 test('an input on a widget that is not live yet is applied once it is', async ({ page }) => {
   const { problems, memory } = await lessonWithMemoryNotLive(page);
   const before = await memory.locator('[aria-live]').first().textContent();

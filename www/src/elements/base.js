@@ -26,7 +26,7 @@ import { library as facade } from '../wasm.js';
 import { parseNumberList, parseWhole } from '../attributes.js';
 import { themeSheet } from './theme.js';
 import { langOf, loadLanguage, onLanguagesChanged, resolveLocale, translator } from '../i18n.js';
-import { CLICKABLE, focusedControl, pathIn, replay } from './takeover.js';
+import { CLICKABLE, focusedControl, isPrerenderedSheet, pathIn, replay } from './takeover.js';
 import { errorText, messageElement } from './dom-parts.js';
 import { START, firstRenders, inTurn } from './render-queue.js';
 import { hasSettled } from '../settled.js';
@@ -231,18 +231,18 @@ export class TbElement extends ElementBase {
     queueMicrotask(async () => {
       this.#scheduled = false;
       if (!this.isConnected) return;
+      this.locale = resolveLocale(langOf(this));
+      this.t = translator(this.locale);
+      speaking.add(this); // a change of language renders it again, adopted or rendered
       // A prerender the element takes as its own first render: it is live at once, nothing computed.
       if (this.prerendered && this.adoptsPrerendered()) {
         this.prerendered = false;
         // Its styles are the adopted sheets already: the prerender's links to them go, as a render's would.
-        for (const node of [...this.shadowRoot.children]) if (node.matches('link[rel="stylesheet"], style')) node.remove();
+        for (const node of [...this.shadowRoot.childNodes]) if (isPrerenderedSheet(node)) node.remove();
         this.#actions = [];
         this.#signalReady();
         return;
       }
-      this.locale = resolveLocale(langOf(this));
-      this.t = translator(this.locale);
-      speaking.add(this);
       // The element's catalog first, if it is one not yet fetched (French, Chinese); a catalog that
       // cannot be fetched leaves English, which is always here.
       const language = loadLanguage(this.locale);

@@ -218,13 +218,20 @@ export class ModelShown {
 
   /** Make the TinyGPT model `picked` names (makeModel); the one it replaces is freed only once it is made. */
   make(lib, picked, seed, page) {
-    const prepared = this.#prepared?.model;
-    if (prepared) this.#prepared.model = null;
-    if (prepared && picked !== this.#prepared.key) prepared.free();
-    const next = prepared && picked === this.#prepared.key ? prepared : makeModel(lib, picked, seed, page);
+    const next = this.#takePrepared(picked) ?? makeModel(lib, picked, seed, page);
     this.model?.free();
     this.model = next;
     return next;
+  }
+
+  /** The model preparing made, if it is `picked`'s (one made for another pick is freed); null otherwise. */
+  #takePrepared(picked) {
+    const { key, model } = this.#prepared ?? {};
+    if (!model) return null;
+    this.#prepared.model = null;
+    if (key === picked) return model;
+    model.free();
+    return null;
   }
 
   /** The shown model's note (modelNote): `picked` the switcher's value, `page` the author's files. */

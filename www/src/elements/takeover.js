@@ -23,14 +23,19 @@ export function focusedControl(root) {
 /** What a click before the takeover is replayed on: buttons, links, disclosures, and the parts a widget's diagram or list lets the reader pick. */
 export const CLICKABLE = 'button, summary, a[href], [role="option"], [role="button"], [role="tab"], [data-key]';
 
+/** A stylesheet the prerender put at the top of a shadow root (a live element adopts its sheets instead). */
+export function isPrerenderedSheet(node) {
+  return node.localName === 'style' || (node.localName === 'link' && node.rel === 'stylesheet');
+}
+
 /**
  * The child nodes of `parent` that a render makes: under the shadow root `root`, the prerender's
- * links to its stylesheets are left out (a live render adopts the sheets instead of linking them,
- * so counting them would put a place in the prerendered DOM one node off in the live one).
+ * stylesheets are left out (counting them would put a place in the prerendered DOM one node off in
+ * the live one).
  */
 function made(parent, root) {
   const nodes = [...parent.childNodes];
-  return parent === root ? nodes.filter((n) => !(n.localName === 'style' || (n.localName === 'link' && n.rel === 'stylesheet'))) : nodes;
+  return parent === root ? nodes.filter((n) => !isPrerenderedSheet(n)) : nodes;
 }
 
 /** The child indices that lead from `root` to `node`, among the nodes a render makes (made). */
