@@ -39,6 +39,7 @@ import { build, elementsEntry, inlineModules, moduleEntry, onlyLanguage } from '
 import { resolveLocale } from '../www/src/i18n.js';
 import { ELEMENT_DTS, MANIFEST, VSCODE_HTML_DATA, npmPackage, npmReadme } from './dist/npm.mjs';
 import { buildFolder, elementModules } from './dist/folder.mjs';
+import { renderModules } from './dist/render.mjs';
 
 // What the tests and the other scripts use, from where they have always found it.
 export { LESSON_FILE, scanElements, inlineLessonPage, tokenize };
@@ -106,6 +107,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   writeFileSync(join(OUT, 'npm', 'README.md'), npmReadme(v, elements));
   await elementModules(elements, join(OUT, 'npm'), { servedWasm: false, banner });
   writeFileSync(join(OUT, 'npm', 'elements', 'element.d.ts'), ELEMENT_DTS);
+  await renderModules(join(OUT, 'npm'), `/*! transformer-block ${v} | MIT */`);
 
   // 3. The folder to copy, loaded by its autoloader: only the modules a page's elements need.
   const { baseChunk } = await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);

@@ -8,8 +8,10 @@
 //                                              pages whose inputs have not changed since their last
 //                                              render (kept in dist/pages/prerendered/*.json) are not
 //                                              rendered again
-//   node scripts/prerender.mjs --widget HTML   one widget's markup, prerendered, on stdout (for an
-//                                              author's own page): e.g. --widget '<tb-masks tokens="3"></tb-masks>'
+//
+// An author's own pages are rendered without a browser, by the renderer in Node that the npm
+// package carries (www/src/render/: `npx transformer-block render 'site/**/*.html'`), which writes
+// what this writes (tests/e2e/render.spec.js compares the two on every gallery page).
 //
 // How: headless Chromium (the one the tests use) loads each page as a reader would, at the tests'
 // desktop size, waits until every widget has rendered and settled, and reads each widget's shadow
@@ -30,7 +32,8 @@ import { dirname, join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import { launchChromium, ROOT, startServer } from './browser.mjs';
 import { pageMarkup, widgetMarkup } from '../www/src/prerender/serialize.js';
-import { insertTemplates, replaceRegions } from './prerender-insert.mjs';
+import { insertTemplates, replaceRegions } from '../www/src/prerender/insert.js';
+import { inlineStyles, ownSheetsInline, template, textOnly } from '../www/src/prerender/templates.js';
 import { settled } from './prerender-settle.mjs';
 import { DIST, EDITIONS, WWW } from './dist/common.mjs';
 
@@ -75,24 +78,6 @@ async function renderedWidgets(browser, url, setup) {
 const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 /**
- * The <template> for one widget. `stylesOf(sheets)` gives the markup that brings a list of
- * stylesheets in (links or <style> elements).
- */
-function template({ html, sheets }, stylesOf) {
-  return `<template shadowrootmode="open">${stylesOf(sheets)}${html}</template>`;
-}
-
-/** Each stylesheet in a <style> of its own. */
-const inlineStyles = (sheets) => sheets.map((css) => `<style>${css.replaceAll('</', '<\\/')}</style>`).join('');
-
-/**
- * A widget in a sentence shown as its text alone (a tb-number's number) needs no stylesheet: it reads
- * as the sentence does until its script styles it (tabular digits). A hundred and more links, one
- * a number, were a tenth of the lesson's elements.
- */
-const textOnly = (w) => (w.inline && !w.html.includes('<') ? { ...w, sheets: [] } : w);
-
-/**
  * A page's source with its widgets' templates and its script-filled regions put in.
  * `stylesOf(sheets)`: the markup that brings a list of stylesheets in (none: nothing).
  */
@@ -124,7 +109,7 @@ function inputsDigest() {
     }
   };
   walk(WWW);
-  for (const script of ['prerender.mjs', 'prerender-insert.mjs', 'prerender-settle.mjs', 'browser.mjs']) add(join(ROOT, 'scripts', script));
+  for (const script of ['prerender.mjs', 'prerender-settle.mjs', 'browser.mjs']) add(join(ROOT, 'scripts', script));
   return digest.digest('hex');
 }
 
@@ -194,41 +179,15 @@ function writeSite(rendered) {
 function writeOffline(lesson, file) {
   const OFFLINE = join(DIST, file);
   const source = readFileSync(OFFLINE, 'utf8');
-  // A widget in a sentence (tb-number) needs only its own sheet: one copy of the theme for each of
-  // the lesson's 163 numbers would cost 11 KB of the file's gzip.
-  const own = (w) => (w.inline ? { ...w, sheets: w.sheets.slice(1) } : w);
-  writeFileSync(OFFLINE, prerenderedPage(source, lesson, inlineStyles, OFFLINE, own));
+  writeFileSync(OFFLINE, prerenderedPage(source, lesson, inlineStyles, OFFLINE, ownSheetsInline));
   console.log(`prerender: ${relative(ROOT, OFFLINE)}: ${lesson.widgets.length} widgets`);
-}
-
-/** One widget's prerendered markup, rendered on a page of its own beside the gallery. */
-async function prerenderWidget(browser, markup) {
-  const server = await startServer({ live: true });
-  try {
-    const url = `${server.origin}/gallery/prerender-widget.html`;
-    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="../styles.css">
-<script type="module" src="../src/elements/index.js"></script></head><body><main>${markup}</main></body></html>`;
-    const { widgets } = await renderedWidgets(browser, url, (p) =>
-      p.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: page })),
-    );
-    if (widgets.length === 0) throw new Error('--widget: the markup has no <tb-…> element; e.g. \'<tb-masks tokens="3"></tb-masks>\'');
-    return insertTemplates(markup, widgets.map((w) => ({ tag: w.tag, template: template(w, inlineStyles) })), '--widget');
-  } finally {
-    server.stop();
-  }
 }
 
 async function main(args) {
   let browser = null;
   const openBrowser = async () => (browser ??= await launchChromium());
   try {
-    const at = args.indexOf('--widget');
-    if (at >= 0) {
-      if (args[at + 1] === undefined) throw new Error('--widget needs the widget\'s HTML, e.g. \'<tb-masks tokens="3"></tb-masks>\'');
-      process.stdout.write(`${await prerenderWidget(await openBrowser(), args[at + 1])}\n`);
-      return;
-    }
-    if (args.length) throw new Error(`unknown argument ${args[0]}: use no argument, or --widget HTML`);
+    if (args.length) throw new Error(`unknown argument ${args[0]}: it takes none (an author's pages: npx transformer-block render)`);
     const rendered = await renderedPages(openBrowser);
     writeSite(rendered);
     for (const edition of editions()) writeOffline(rendered.get(edition.page), edition.file);

@@ -159,9 +159,16 @@ export async function trainingWorker() {
  * model shown stays). The checkpoint client, its worker and the real model's views are not bundled.
  */
 
-/** A real model's view (named `view`, its stylesheet `css`) that says why it shows nothing here. */
-const viewStandIn = (view, css) => `
-  export const ${css} = '';
+/**
+ * A real model's view (named `view`, in www/src/elements/`file`) that says why it shows nothing
+ * here. Its stylesheet `css` is the real view's text, read from its module at build time: a few
+ * hundred bytes that keep a widget's sheets the same in every build, so the renderer in Node (which
+ * loads the npm bundle) writes what Chromium's prerender of the served page writes.
+ */
+const viewStandIn = (file, view, css) => async () => {
+  const real = await import(pathToFileURL(join(SRC, 'elements', file)).href);
+  return `
+  export const ${css} = ${JSON.stringify(real[css])};
   export function ${view}(element) {
     return {
       leave() {},
@@ -173,11 +180,12 @@ const viewStandIn = (view, css) => `
     };
   }
 `;
+};
 const STAND_INS = {
-  [join(SRC, 'elements', 'checkpoint-attention.js')]: viewStandIn('checkpointAttention', 'CHECKPOINT_ATTENTION_CSS'),
-  [join(SRC, 'elements', 'checkpoint-experiment.js')]: viewStandIn('checkpointExperiment', 'CHECKPOINT_EXPERIMENT_CSS'),
-  [join(SRC, 'elements', 'checkpoint-sampling.js')]: viewStandIn('checkpointSampling', 'CHECKPOINT_SAMPLING_CSS'),
-  [join(SRC, 'checkpoint', 'yours.js')]: `
+  [join(SRC, 'elements', 'checkpoint-attention.js')]: viewStandIn('checkpoint-attention.js', 'checkpointAttention', 'CHECKPOINT_ATTENTION_CSS'),
+  [join(SRC, 'elements', 'checkpoint-experiment.js')]: viewStandIn('checkpoint-experiment.js', 'checkpointExperiment', 'CHECKPOINT_EXPERIMENT_CSS'),
+  [join(SRC, 'elements', 'checkpoint-sampling.js')]: viewStandIn('checkpoint-sampling.js', 'checkpointSampling', 'CHECKPOINT_SAMPLING_CSS'),
+  [join(SRC, 'checkpoint', 'yours.js')]: () => `
     export function openYours() {
       const problem = Object.assign(new Error('a Hugging Face checkpoint does not run in this one-file build'), { word: (t) => t('checkpoint.servedOnlyFiles') });
       return { c: { state: 'error', problem, bars: new Set() }, hold() {}, drop() {} };
@@ -204,7 +212,7 @@ const servedOnly = {
       const path = resolve(args.resolveDir, args.path);
       return STAND_INS[path] === undefined ? undefined : { path, namespace: 'served-only' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'served-only' }, (args) => ({ loader: 'js', contents: STAND_INS[args.path] }));
+    build.onLoad({ filter: /.*/, namespace: 'served-only' }, async (args) => ({ loader: 'js', contents: await STAND_INS[args.path]() }));
   },
 };
 

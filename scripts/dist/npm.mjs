@@ -1,11 +1,20 @@
 // dist/npm/: the package.json and the README of the npm package.
 
-import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ROOT } from './common.mjs';
+import { RENDER_DEPENDENCIES } from './render.mjs';
 
 /** The elements' manifest, in the package and in the folder (manifest.mjs). */
 export const MANIFEST = 'custom-elements.json';
 /** VS Code's HTML custom data for the elements, in the package (vscode.mjs). */
 export const VSCODE_HTML_DATA = 'vscode.html-custom-data.json';
+
+/** The renderer's dependencies at the exact versions this repository tests (its devDependencies). */
+function renderDependencies() {
+  const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies;
+  return Object.fromEntries(RENDER_DEPENDENCIES.map((name) => [name, own[name]]));
+}
 
 export function npmPackage(v) {
   return {
@@ -25,14 +34,19 @@ export function npmPackage(v) {
       // One element alone: importing it defines that element and nothing else (its chunks, with
       // the wasm inlined in one of them, are shared by the others imported the same way).
       './elements/*.js': { types: './elements/element.d.ts', default: './elements/*.js' },
+      // The renderer for Node: the elements' first render written into a page (render.js).
+      './render': { types: './render.d.ts', default: './render.js' },
       './transformer-block.js': './transformer-block.js',
       './package.json': './package.json',
       [`./${MANIFEST}`]: `./${MANIFEST}`,
       [`./${VSCODE_HTML_DATA}`]: `./${VSCODE_HTML_DATA}`,
     },
+    // npx transformer-block render 'site/**/*.html'
+    bin: { 'transformer-block': './cli.js' },
+    dependencies: renderDependencies(),
     unpkg: './transformer-block.js',
     jsdelivr: './transformer-block.js',
-    files: ['index.js', 'index.d.ts', 'elements', 'chunks', 'transformer-block.js', MANIFEST, VSCODE_HTML_DATA, 'README.md'],
+    files: ['index.js', 'index.d.ts', 'render.js', 'render.d.ts', 'page-worker.js', 'cli.js', 'elements', 'chunks', 'transformer-block.js', MANIFEST, VSCODE_HTML_DATA, 'README.md'],
     // Importing the module defines the custom elements: a bundler must not drop it.
     sideEffects: true,
     keywords: ['transformer', 'gpt', 'web-components', 'custom-elements', 'webassembly', 'education'],

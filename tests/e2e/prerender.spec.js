@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { widgetMarkup } from '../../www/src/prerender/serialize.js';
-import { closingTag, widgetTags } from '../../scripts/prerender-insert.mjs';
+import { closingTag, widgetTags } from '../../www/src/prerender/insert.js';
 import { settled } from '../../scripts/prerender-settle.mjs';
 import { EDITIONS } from '../../scripts/dist/common.mjs';
 import { recordProblems, waitForWidgets } from './helpers.js';

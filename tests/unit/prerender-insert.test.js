@@ -1,8 +1,8 @@
 // Where the prerender puts each widget's template and the page's prerendered regions
-// (scripts/prerender-insert.mjs).
+// (www/src/prerender/insert.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { insertTemplates, replaceRegions, widgetTags } from '../../scripts/prerender-insert.mjs';
+import { insertTemplates, replaceRegions, widgetTags } from '../../www/src/prerender/insert.js';
 
 const T = (text) => `<template shadowrootmode="open">${text}</template>`;
 

@@ -125,7 +125,8 @@ export class TbAblation extends TbElement {
     const chart = h('div', { class: 'chart' });
     const blocks = h('ul', { class: 'blocks', 'aria-label': t('ablation.blocksLabel') });
     const details = h('p', { class: 'details', 'aria-live': 'polite' });
-    const where = h('p', { class: 'muted where' });
+    // Where this browser measures (a worker, or the page itself): the session's, not the page's.
+    const where = h('p', { class: 'muted where', dataset: { browserState: '' } });
     const reported = lib.reported_gpt2_small();
     this.#parts = { select, radios, status, error, chart, blocks, details, where };
 

@@ -76,7 +76,8 @@ function numberOf(input, label, t) {
 /** A cell with a bar as long as `share` and its percentage. */
 function barCell(cls, share, locale) {
   const bar = h('span', { 'aria-hidden': 'true' });
-  bar.style.width = `${Math.max(0, Math.min(1, share)) * 8}rem`;
+  // Rounded: a browser keeps six digits of a length, and the prerender and the live render must agree.
+  bar.style.width = `${Math.round(Math.max(0, Math.min(1, share)) * 8e4) / 1e4}rem`;
   return h('td', { class: `bar ${cls}` }, bar, formatPercent(share, locale));
 }
 

@@ -106,7 +106,8 @@ export class TbStream extends TbElement {
     const chart = h('div', { class: 'chart' });
     const cards = h('ul', { class: 'cards', 'aria-label': t('stream.cardsLabel') });
     const note = h('p', { class: 'muted' });
-    const where = h('p', { class: 'muted where' });
+    // Where this browser measures (a worker, or the page itself): the session's, not the page's.
+    const where = h('p', { class: 'muted where', dataset: { browserState: '' } });
     const reported = lib.reported_gpt2_small();
     this.#parts = { select, error, chart, cards, note, where };
     this.shadowRoot.replaceChildren(

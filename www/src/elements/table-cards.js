@@ -31,9 +31,11 @@ export const tableCardsSheet = sheet(TABLE_CARDS_CSS);
 
 /** Gives each body and footer cell its column's name (data-label), for the card layout. */
 export function labelCells(table) {
-  const names = [...(table.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent.trim());
+  // A section's rows as its <tr> children (what .rows is, and what Node's DOM for the renderer has).
+  const rowsOf = (section) => [...(section?.children ?? [])].filter((row) => row.localName === 'tr');
+  const names = [...(rowsOf(table.tHead)[0]?.cells ?? [])].map((th) => th.textContent.trim());
   for (const section of [...table.tBodies, table.tFoot].filter(Boolean)) {
-    for (const row of section.rows) {
+    for (const row of rowsOf(section)) {
       let column = 0;
       for (const cell of row.cells) {
         if (cell.localName === 'td') cell.dataset.label = names[column] ?? '';

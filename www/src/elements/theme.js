@@ -70,6 +70,8 @@ export const THEME_CSS = `
 h2, h3, h4 { margin: 0 0 0.5rem; line-height: 1.25; font-size: 1.05rem; }
 p { margin: 0.4rem 0; }
 .muted { color: var(--_muted); }
+/* A line of this browser's state (where it measures), empty in a prerender: it keeps its line. */
+p[data-browser-state]:empty::before { content: '\\200b'; }
 .num { font-variant-numeric: tabular-nums; text-align: right; }
 code, .mono { font-family: var(--_mono); font-size: 0.92em; }
 .error {
@@ -109,12 +111,16 @@ let shared;
 
 /** The one CSSStyleSheet every widget adopts. */
 export function themeSheet() {
-  if (!shared) {
-    shared = new CSSStyleSheet();
-    shared.replaceSync(THEME_CSS);
-  }
+  shared ??= sheet(THEME_CSS);
   return shared;
 }
+
+/**
+ * Where a sheet keeps the text it was made from: the prerender (www/src/prerender/serialize.js)
+ * writes that text, not the browser's reading of it back, so Chromium's prerender and the renderer
+ * in Node (whose DOM reads CSS back differently) write the same sheet.
+ */
+export const SOURCE = Symbol.for('transformer-block.css');
 
 /**
  * A stylesheet of a widget's own, made once per widget class. Where there is no CSSStyleSheet (Node,
@@ -124,5 +130,6 @@ export function sheet(css) {
   if (typeof CSSStyleSheet !== 'function') return { cssText: css };
   const s = new CSSStyleSheet();
   s.replaceSync(css);
+  s[SOURCE] = css;
   return s;
 }

@@ -146,7 +146,8 @@ export class TbTrain extends TbElement {
     const sampleText = h('pre', {}, '');
     const sampleCaption = h('figcaption', {}, t('train.sampleCaption'));
     const sample = h('figure', { class: 'sample', hidden: true }, sampleCaption, sampleText);
-    const where = h('p', { class: 'muted where' });
+    // Where this browser measures (a worker, or the page itself): the session's, not the page's.
+    const where = h('p', { class: 'muted where', dataset: { browserState: '' } });
 
     this.#parts = { locale, inputs, trainButton, pauseButton, stopButton, progress, status, error, chart, outcome, sample, sampleText, sampleCaption, where };
     trainButton.addEventListener('click', () => this.#start());

@@ -7,13 +7,14 @@
 //   { tag, html, sheets, inline }
 //
 // html: its shadow root's children as HTML; sheets: the text of each stylesheet the root adopted
-// (the theme first), then, if the render set any element's style from script, one sheet holding
+// (the theme first; the text it was made from, theme.js' SOURCE), then, if the render set any element's style from script, one sheet holding
 // those declarations; inline: whether the element sits inside a sentence (its class's static
 // `inline`: it needs none of the theme's box).
 //
 // Two things a render sets are not markup, so they are written in: controls' current values
-// (value, checked, selected are properties, which serialisation leaves out) become their default
-// values, and a style set from script (el.style.height = …) becomes a rule for a data-tb-style
+// (value, checked, selected are properties, which serialisation leaves out) become their attributes
+// (what defaultValue, defaultChecked and defaultSelected reflect: set as attributes, which every DOM
+// writes, Node's too), and a style set from script (el.style.height = …) becomes a rule for a data-tb-style
 // attribute (a style="" attribute in markup is refused by a strict style-src; a stylesheet is not).
 // Canvas pixels are not markup: a canvas comes out blank. What the reader's own browser holds is not
 // the page's either (a checkpoint it keeps: checkpoint-shown.js): an element marked
@@ -21,15 +22,15 @@
 
 export function widgetMarkup() {
   const widgets = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('tb-') && el.shadowRoot);
-  const cssText = (sheet) => [...sheet.cssRules].map((rule) => rule.cssText).join('\n');
+  const cssText = (sheet) => sheet[Symbol.for('transformer-block.css')] ?? [...sheet.cssRules].map((rule) => rule.cssText).join('\n');
   return widgets.map((el) => {
     const root = el.shadowRoot;
     for (const input of root.querySelectorAll('input')) {
-      if (input.type === 'checkbox' || input.type === 'radio') input.defaultChecked = input.checked;
-      else if (input.type !== 'file') input.defaultValue = input.value;
+      if (input.type === 'checkbox' || input.type === 'radio') input.toggleAttribute('checked', input.checked);
+      else if (input.type !== 'file') input.setAttribute('value', input.value);
     }
-    for (const area of root.querySelectorAll('textarea')) area.defaultValue = area.value;
-    for (const option of root.querySelectorAll('option')) option.defaultSelected = option.selected;
+    for (const area of root.querySelectorAll('textarea')) area.textContent = area.value;
+    for (const option of root.querySelectorAll('option')) option.toggleAttribute('selected', option.selected);
 
     const copy = document.createElement('div');
     copy.append(...[...root.childNodes].map((node) => node.cloneNode(true)));
@@ -53,7 +54,7 @@ export function widgetMarkup() {
  * stylesheet the document adopted (the table's card layout).
  */
 export function pageMarkup() {
-  const cssText = (sheet) => [...sheet.cssRules].map((rule) => rule.cssText).join('\n');
+  const cssText = (sheet) => sheet[Symbol.for('transformer-block.css')] ?? [...sheet.cssRules].map((rule) => rule.cssText).join('\n');
   const regions = [...document.querySelectorAll('[data-prerender][id]')].map((el) => ({ id: el.id, html: el.outerHTML }));
   return { regions, sheets: document.adoptedStyleSheets.map(cssText) };
 }

@@ -6,6 +6,9 @@
 //
 //   insertTemplates(html, [{ tag: 'tb-masks', template: '<template …>…</template>' }, …], name) -> html
 //
+// A widget whose template is null is left as the source has it (the renderer in Node: a tag that is
+// not one of the elements).
+//
 // Fails, naming the page, when the source's widgets are not the ones the browser rendered: the
 // templates would land on the wrong elements.
 
@@ -46,6 +49,7 @@ export function insertTemplates(html, widgets, name) {
   let at = 0;
   tags.forEach(({ tag, end }, i) => {
     if (widgets[i].tag !== tag) throw new Error(`${name}: widget ${i + 1} is <${tag}> in the source, <${widgets[i].tag}> in the browser`);
+    if (widgets[i].template === null) return;
     out += html.slice(at, end) + widgets[i].template;
     at = end;
     if (EXISTING.test(html.slice(at, at + 40))) {
