@@ -17,7 +17,9 @@
 //                                       in any bundler with no asset configuration), elements/NAME.js
 //                                       (one element alone, the same way; chunks/ shared), index.d.ts,
 //                                       custom-elements.json, vscode.html-custom-data.json,
-//                                       transformer-block.js (the IIFE, for CDNs), package.json, README.md
+//                                       transformer-block.js (the IIFE, for CDNs), package.json, README.md,
+//                                       render.js and cli.js (the renderer for Node: dist/render.mjs),
+//                                       types/ (JSX, Vue, Svelte: dist/framework-types.mjs)
 //
 // In every bundle www/src/wasm.js (which imports www/pkg/transformer_block.js and lets it fetch the
 // .wasm beside it) is replaced by a loader that hands wasm-bindgen the inlined bytes, so nothing is
@@ -40,6 +42,7 @@ import { resolveLocale } from '../www/src/i18n.js';
 import { ELEMENT_DTS, MANIFEST, VSCODE_HTML_DATA, npmPackage, npmReadme } from './dist/npm.mjs';
 import { buildFolder, elementModules } from './dist/folder.mjs';
 import { renderModules } from './dist/render.mjs';
+import { frameworkTypes } from './dist/framework-types.mjs';
 
 // What the tests and the other scripts use, from where they have always found it.
 export { LESSON_FILE, scanElements, inlineLessonPage, tokenize };
@@ -108,6 +111,7 @@ export async function main({ page = readFileSync(join(WWW, 'index.html'), 'utf8'
   await elementModules(elements, join(OUT, 'npm'), { servedWasm: false, banner });
   writeFileSync(join(OUT, 'npm', 'elements', 'element.d.ts'), ELEMENT_DTS);
   await renderModules(join(OUT, 'npm'), `/*! transformer-block ${v} | MIT */`);
+  frameworkTypes(manifest, join(OUT, 'npm'));
 
   // 3. The folder to copy, loaded by its autoloader: only the modules a page's elements need.
   const { baseChunk } = await buildFolder(elements, join(OUT, 'transformer-block'), `/*! transformer-block ${v} | MIT */`);

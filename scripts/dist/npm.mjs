@@ -36,6 +36,10 @@ export function npmPackage(v) {
       './elements/*.js': { types: './elements/element.d.ts', default: './elements/*.js' },
       // The renderer for Node: the elements' first render written into a page (render.js).
       './render': { types: './render.d.ts', default: './render.js' },
+      // Each element's attributes typed for a framework's templates (framework-types.mjs).
+      './jsx': { types: './types/jsx.d.ts' },
+      './vue': { types: './types/vue.d.ts' },
+      './svelte': { types: './types/svelte.d.ts' },
       './transformer-block.js': './transformer-block.js',
       './package.json': './package.json',
       [`./${MANIFEST}`]: `./${MANIFEST}`,
@@ -46,7 +50,7 @@ export function npmPackage(v) {
     dependencies: renderDependencies(),
     unpkg: './transformer-block.js',
     jsdelivr: './transformer-block.js',
-    files: ['index.js', 'index.d.ts', 'render.js', 'render.d.ts', 'page-worker.js', 'cli.js', 'elements', 'chunks', 'transformer-block.js', MANIFEST, VSCODE_HTML_DATA, 'README.md'],
+    files: ['index.js', 'index.d.ts', 'render.js', 'render.d.ts', 'page-worker.js', 'cli.js', 'types', 'elements', 'chunks', 'transformer-block.js', MANIFEST, VSCODE_HTML_DATA, 'README.md'],
     // Importing the module defines the custom elements: a bundler must not drop it.
     sideEffects: true,
     keywords: ['transformer', 'gpt', 'web-components', 'custom-elements', 'webassembly', 'education'],
@@ -86,6 +90,28 @@ Elements: ${elements.map((e) => `\`<${e.tag}>\``).join(', ')}.
 
 Content-Security-Policy: the widgets need no inline script or style and no eval; WebAssembly needs
 \`script-src 'wasm-unsafe-eval'\`.
+
+## Types for React, Preact, Solid, Vue and Svelte
+
+Every attribute typed with its allowed values, so a misspelt attribute or preset fails to compile.
+Once, in any \`.d.ts\` of your project (or in tsconfig's \`types\`):
+
+\`\`\`ts
+import type {} from 'transformer-block/jsx';      // React 19, Preact, Solid
+import type {} from 'transformer-block/vue';      // Vue templates
+import type {} from 'transformer-block/svelte';   // Svelte
+\`\`\`
+
+## Figures in your HTML, rendered in Node
+
+After your site's build, write each element's first render into its pages (declarative shadow
+DOM), so the figures show before any script runs:
+
+\`\`\`sh
+npx transformer-block render 'site/**/*.html'
+\`\`\`
+
+or \`import { render } from 'transformer-block/render'; html = await render(html, { url })\`.
 
 ## In an editor
 
