@@ -10,12 +10,15 @@
 #
 # What it installs:
 #   Debian   chromium, chromium-driver, firefox-esr (browser tests); xz-utils (make dist packs the
-#            wasm it inlines with xz); node and npm if absent
+#            wasm it inlines with xz); hugo and python3-venv (two of the fixture sites, tests/sites/);
+#            node and npm if absent
 #   rustup   the wasm32-unknown-unknown target, rustfmt, clippy
 #   cargo    wasm-bindgen-cli (exactly the version crate/Cargo.toml pins), wasm-pack, geckodriver
 #   npm      the packages of package-lock.json (`npm ci`), without Playwright's browser download:
 #            @playwright/test, and binaryen, whose wasm-opt the Makefile puts first on PATH (Debian
-#            bookworm's binaryen 108 is too old: its wasm-opt breaks wasm-bindgen's externref table)
+#            bookworm's binaryen 108 is too old: its wasm-opt breaks wasm-bindgen's externref table);
+#            and the fixture sites' generators (tests/sites/package-lock.json: Eleventy, VitePress, Astro)
+#   pip      MkDocs with its Material theme, in tests/sites/.venv (tests/sites/mkdocs/requirements.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +33,7 @@ NODE_MAJOR_MIN=20 # Playwright's minimum
 # ---------------------------------------------------------------------------------------------
 # Part 1, as root (directly or through sudo): Debian packages.
 if [ "${1:-}" != "--user-part" ]; then
-  debs=(chromium chromium-driver firefox-esr xz-utils)
+  debs=(chromium chromium-driver firefox-esr xz-utils hugo python3-venv)
   missing=()
   for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -101,6 +104,22 @@ if [ "$(cat node_modules/.lock-sha 2>/dev/null || true)" != "$lock_sha" ]; then
   say "npm ci"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
   echo "$lock_sha" >node_modules/.lock-sha
+fi
+
+# The fixture sites' generators (tests/e2e/sites.spec.js), the same way: their own lock, and a venv
+# for MkDocs whose requirements file records every package's exact version.
+lock_sha=$(sha256sum tests/sites/package-lock.json | cut -d' ' -f1)
+if [ "$(cat tests/sites/node_modules/.lock-sha 2>/dev/null || true)" != "$lock_sha" ]; then
+  say "npm ci in tests/sites/"
+  (cd tests/sites && npm ci --no-audit --no-fund)
+  echo "$lock_sha" >tests/sites/node_modules/.lock-sha
+fi
+req_sha=$(sha256sum tests/sites/mkdocs/requirements.txt | cut -d' ' -f1)
+if [ "$(cat tests/sites/.venv/.req-sha 2>/dev/null || true)" != "$req_sha" ]; then
+  say "MkDocs into tests/sites/.venv"
+  python3 -m venv tests/sites/.venv
+  tests/sites/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/sites/mkdocs/requirements.txt
+  echo "$req_sha" >tests/sites/.venv/.req-sha
 fi
 
 say "ready"

@@ -1,0 +1,4 @@
+import DefaultTheme from 'vitepress/theme';
+import 'transformer-block';
+
+export default DefaultTheme;
