@@ -1,5 +1,5 @@
 // `make bench`, the embed: what a page with one widget costs a reader, each way an author embeds
-// the widgets (README, "Embed"), in bytes gzipped (level 6), the page itself aside:
+// the widgets (docs/embedding.md), in bytes gzipped (level 6), the page itself aside:
 //   folder    dist/transformer-block/ by its autoloader: the modules and the wasm build it fetched,
 //             measured in Chromium on a made-up course site (scripts/dist/course-site.mjs)
 //   one file  dist/transformer-block.js, whatever the page holds

@@ -1,5 +1,5 @@
 // A made-up course site that embeds the widgets, for measuring and testing the three ways an author
-// embeds them (README, "Embed"): the folder loaded by its autoloader, under a sub-path as a course
+// embeds them (docs/embedding.md): the folder loaded by its autoloader, under a sub-path as a course
 // would keep it; the one file; every other request refused. Each request's body is gzipped (level 6)
 // as a server would send it, so a page's bytes are the sum of what it asked for.
 //
@@ -21,7 +21,7 @@ export const SITE = 'https://course.example';
 export const AT = '/courses/transformers/assets/transformer-block/';
 const FOLDER = `${DIST}/transformer-block/`;
 const BUNDLE = `${DIST}/transformer-block.js`;
-/** The README's policy: no inline script, no eval; WebAssembly compiles; the wasm is fetched from the site. */
+/** The policy docs/embedding.md recommends: no inline script, no eval; WebAssembly compiles; the wasm is fetched from the site. */
 export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; style-src 'self'; img-src 'self' data:";
 
 /** Throws, naming `make dist`, when the folder or the one file has not been built. */

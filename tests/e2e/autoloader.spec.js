@@ -51,7 +51,7 @@ async function rendered(p, tags) {
 test('every element renders through the autoloader what it renders from the one file, asking only the folder', async ({ browser }) => {
   const body = TAGS.map(markup).join('\n');
   const results = [];
-  // The one file starts its workers from blob: URLs, which its policy must allow (the README says
+  // The one file starts its workers from blob: URLs, which its policy must allow (docs/embedding.md says
   // so); the folder's come from the site, which script-src 'self' allows.
   for (const [html, csp] of [
     [autoloaded(body), CSP],

@@ -6,7 +6,7 @@ import { SITE } from '../../scripts/dist/course-site.mjs';
 
 export { SITE };
 
-/** The policy the README recommends: nothing inline, no eval; WebAssembly compiles. */
+/** The policy docs/embedding.md recommends: nothing inline, no eval; WebAssembly compiles. */
 export const STRICT_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
 
 /**

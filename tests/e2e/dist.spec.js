@@ -152,7 +152,7 @@ test.describe('training in what dist/ ships', () => {
   const trainPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Training</title>
 <script src="/transformer-block.js"></script></head><body><tb-train></tb-train></body></html>`;
 
-  test("with the README's policy plus worker-src blob:, the one-script embedding trains in a worker", async ({ page, context }) => {
+  test("with the recommended policy (docs/embedding.md) plus worker-src blob:, the one-script embedding trains in a worker", async ({ page, context }) => {
     await serveSite(context, {
       '/train.html': htmlFile(trainPage, `${STRICT_CSP}; worker-src blob:`),
       '/transformer-block.js': bundleFile(),
@@ -236,7 +236,7 @@ ${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-examp
 
   test('renders every widget under hostile CSS and a strict CSP, with no violation', async ({ page, context }, testInfo) => {
     const requested = await serveSite(context, {
-      // The README's policy with worker-src blob:, which the experiments' worker (like training's) needs.
+      // The recommended policy (docs/embedding.md) with worker-src blob:, which the experiments' worker (like training's) needs.
       '/lesson.html': htmlFile(hostPage(TAGS), `${STRICT_CSP}; worker-src blob:`),
       '/transformer-block.js': bundleFile(),
       '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },
@@ -289,7 +289,7 @@ ${tags.map((t) => (t === 'tb-example' ? '<tb-example name="layernorm"></tb-examp
 
   test("the host's inherited styles (colour, font size) do not reach the widgets' text", async ({ page, context }) => {
     await serveSite(context, {
-      // The README's policy with worker-src blob:, which the experiments' worker (like training's) needs.
+      // The recommended policy (docs/embedding.md) with worker-src blob:, which the experiments' worker (like training's) needs.
       '/lesson.html': htmlFile(hostPage(TAGS), `${STRICT_CSP}; worker-src blob:`),
       '/transformer-block.js': bundleFile(),
       '/hostile.css': { body: HOSTILE_CSS, type: 'text/css' },

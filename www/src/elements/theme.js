@@ -116,11 +116,25 @@ export function themeSheet() {
 }
 
 /**
- * Where a sheet keeps the text it was made from: the prerender (www/src/prerender/serialize.js)
- * writes that text, not the browser's reading of it back, so Chromium's prerender and the renderer
- * in Node (whose DOM reads CSS back differently) write the same sheet.
+ * Where a sheet keeps the text it was made from, compacted: the prerender
+ * (www/src/prerender/serialize.js) writes that text, not the browser's reading of it back, so
+ * Chromium's prerender and the renderer in Node (whose DOM reads CSS back differently) write the
+ * same sheet.
  */
 export const SOURCE = Symbol.for('transformer-block.css');
+
+/**
+ * CSS without its comments and layout whitespace, for the prerendered pages' bytes: runs of white
+ * space become one space (our sheets put none that matters inside a string), and none is kept next
+ * to { } ; or after a line's start. Selectors keep their spaces (a descendant combinator is one).
+ */
+export function compactCss(css) {
+  return css
+    .replace(/\/\*[^]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};])\s*/g, '$1')
+    .trim();
+}
 
 /**
  * A stylesheet of a widget's own, made once per widget class. Where there is no CSSStyleSheet (Node,
@@ -130,6 +144,6 @@ export function sheet(css) {
   if (typeof CSSStyleSheet !== 'function') return { cssText: css };
   const s = new CSSStyleSheet();
   s.replaceSync(css);
-  s[SOURCE] = css;
+  s[SOURCE] = compactCss(css);
   return s;
 }
