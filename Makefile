@@ -95,6 +95,8 @@ dist: wasm
 	@for m in llama gpt2; do d=www/gallery/models/tiny-$$m; mkdir -p $$d; \
 	  cp tests/reference/fixtures/checkpoints/$$m/config.json tests/reference/fixtures/checkpoints/$$m/tokenizer.json \
 	    tests/reference/fixtures/checkpoints/$$m/*.safetensors* $$d/; done
+	@# A docs page per element in the gallery, from the manifest just built (www/gallery/tb-NAME.html).
+	node scripts/dist/element-docs.mjs
 	$(call stage,'dist: the widgets first render into the pages (scripts/prerender.mjs)')
 	node scripts/prerender.mjs
 	cp dist/transformer-block-lesson*.html www/

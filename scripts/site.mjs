@@ -196,6 +196,8 @@ export async function main({ base = siteUrl(process.env.SITE_URL || undefined) }
   cpSync(join(PAGES, 'prerendered'), join(OUT, 'prerendered'), { recursive: true, filter: (p) => !p.endsWith('.json') });
   writeFileSync(join(OUT, 'styles.css'), [readFileSync(join(WWW, 'styles.css'), 'utf8'), ...pageSheets].join('\n'));
   for (const dir of ['gallery/models', 'gallery/results']) if (existsSync(join(WWW, dir))) cpSync(join(WWW, dir), join(OUT, dir), { recursive: true });
+  // The element pages' copy buttons (scripts/dist/element-docs.mjs): a page script of the gallery's own.
+  copyFileSync(join(WWW, 'gallery', 'copy-snippets.js'), join(OUT, 'gallery', 'copy-snippets.js'));
   for (const { file } of EDITIONS) if (existsSync(join(DIST, file))) copyFileSync(join(DIST, file), join(OUT, file));
 
   checkReferences(OUT, pages);

@@ -66,10 +66,12 @@ export class TbDepthLatency extends TbElement {
     this.#lib = lib;
     const { t } = this;
     const again = h('button', { type: 'button' }, t('latency.again'));
-    const status = h('p', { class: 'muted status', 'aria-live': 'polite' }, t('latency.waiting'));
+    // What this browser timed (and the line that says when): the session's, not the page's, so a
+    // prerender leaves them empty, wherever the widget stood when the page was built.
+    const status = h('p', { class: 'muted status', 'aria-live': 'polite', dataset: { browserState: '' } }, t('latency.waiting'));
     const error = h('p', { class: 'error', role: 'alert', hidden: true });
-    const chart = h('div', { class: 'chart' });
-    const shares = h('ul', { class: 'shares', 'aria-label': t('latency.sharesLabel') });
+    const chart = h('div', { class: 'chart', dataset: { browserState: '' } });
+    const shares = h('ul', { class: 'shares', 'aria-label': t('latency.sharesLabel'), dataset: { browserState: '' } });
     const reported = lib.reported_latency();
     this.#parts = { again, status, error, chart, shares };
     again.addEventListener('click', () => this.#start());
