@@ -1,12 +1,13 @@
 // The npm package (dist/npm/): its package.json, types and ES module; its elements' manifest and
 // VS Code's data; one element imported alone and bundled as a site would. Needs dist/ (`make dist`).
 import { test, expect } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanElements } from '../../scripts/build-dist.mjs';
 import { bundledElement } from '../../scripts/dist/course-site.mjs';
 import { inFolder } from '../../scripts/dist/manifest.mjs';
-import { SITE, htmlFile, serveSite, shadowText, watch } from './course-page.js';
+import { SITE, STRICT_CSP, htmlFile, serveSite, shadowText, watch } from './course-page.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = `${ROOT}dist/`;
@@ -65,6 +66,35 @@ test('two copies of the package on one page: the first one\u2019s elements stay,
   await expect.poll(() => problems.length).toBeGreaterThan(0);
   expect(problems).toHaveLength(1);
   expect(problems[0]).toMatch(/<tb-[a-z-]+> is already defined by another copy of transformer-block on this page;.*\/two\/index\.js/);
+});
+
+test('the folder and the npm package on one page: each element is defined once, and the second to come says so once', async ({ page, context }) => {
+  // Every file of the folder at /transformer-block/, as an author copies it beside the pages.
+  const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+  const folder = {};
+  const walk = (dir, at) => {
+    for (const name of readdirSync(dir)) {
+      const path = `${dir}/${name}`;
+      if (statSync(path).isDirectory()) walk(path, `${at}${name}/`);
+      else folder[`${at}${name}`] = { body: readFileSync(path), type: TYPES[extname(name)] ?? 'application/octet-stream' };
+    }
+  };
+  walk(`${DIST}transformer-block`, '/transformer-block/');
+  await serveSite(context, {
+    ...folder,
+    '/both.html': htmlFile(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Both</title>
+<script type="module" src="/transformer-block/autoloader.js"></script><script type="module" src="/npm/index.js"></script></head>
+<body><tb-param-table model="gpt2-small"></tb-param-table><tb-masks tokens="3"></tb-masks></body></html>`, `${STRICT_CSP}; connect-src 'self'`), // the folder fetches its wasm
+    '/npm/index.js': { body: readFileSync(`${DIST}npm/index.js`), type: 'text/javascript' },
+  });
+  const problems = await watch(page);
+  await page.goto(`${SITE}/both.html`);
+  await expect.poll(() => shadowText(page.locator('tb-param-table'))).toContain('124,439,808');
+  await expect.poll(() => shadowText(page.locator('tb-masks'))).toContain('Encoder');
+  await expect.poll(() => problems.length).toBeGreaterThan(0);
+  await page.waitForTimeout(500); // a second report would come now
+  expect(problems).toHaveLength(1);
+  expect(problems[0]).toMatch(/<tb-[a-z-]+> is already defined by another copy of transformer-block on this page/);
 });
 
 test.describe('the elements\u2019 manifest', () => {
