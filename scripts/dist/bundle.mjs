@@ -285,6 +285,24 @@ export function onlyLanguage(lang) {
 let worker; // the training worker's source, built once per run of this script
 
 /**
+ * esbuild plugin: xz-decompress's UMD header without its AMD branch, `define(["stream/web"], …)`.
+ * esbuild takes the CommonJS branch and leaves the AMD one in the bundle, where a site's bundler
+ * that reads AMD (Next.js's Turbopack) tried to resolve "stream/web" and failed the site's build
+ * ("Module not found"; checked by hand with Next.js 16.5, docs/hosts.md).
+ */
+const withoutAmd = {
+  name: 'xz-decompress-without-amd',
+  setup(build) {
+    build.onLoad({ filter: /xz-decompress[\\/]dist[\\/]package[\\/]xz-decompress\.js$/ }, async (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const amd = /else if\s*\(typeof define === 'function' && define\.amd\)\s*define\(\["stream\/web"\], factory\);/;
+      if (!amd.test(text)) fail(`${args.path}: its UMD header changed; look again at the withoutAmd plugin (scripts/dist/bundle.mjs)`);
+      return { loader: 'js', contents: text.replace(amd, '') };
+    });
+  },
+};
+
+/**
  * One bundle: `options` are esbuild's. `servedWasm`: www/src/wasm.js stays as it is, fetching the
  * wasm from ../pkg/ beside the module that carries it (the folder build, scripts/dist/folder.mjs),
  * instead of the wasm inlined.
@@ -293,7 +311,7 @@ export async function build({ servedWasm = false, ...options }) {
   worker ??= await workerBundle();
   // The folder (servedWasm) fetches its wasm and starts its workers from files beside its modules
   // (folder-workers.mjs gives the plugins); the bundles carry both, and no real checkpoint.
-  const plugins = [...(servedWasm ? [] : [inlineWasm, inlineWorker(worker), servedOnly]), ...(options.plugins ?? [])];
+  const plugins = [withoutAmd, ...(servedWasm ? [] : [inlineWasm, inlineWorker(worker), servedOnly]), ...(options.plugins ?? [])];
   const common = servedWasm ? { ...COMMON, define: {}, logOverride: {} } : COMMON;
   const result = await esbuild.build({ ...common, ...options, plugins });
   for (const file of servedWasm ? [] : (result.outputFiles ?? [])) {

@@ -24,6 +24,9 @@ test.describe('the npm package', () => {
     expect(pkg).toMatchObject({ name: 'transformer-block', version: root.version, type: 'module' });
     expect(pkg.exports['.']).toEqual({ types: './index.d.ts', default: './index.js' });
     for (const f of pkg.files) expect(existsSync(`${DIST}npm/${f}`), f).toBe(true);
+    // No AMD define() of a module left in a bundle: Next.js's Turbopack resolves one and failed the
+    // site's build on xz-decompress's "stream/web" (scripts/dist/bundle.mjs, withoutAmd).
+    for (const bundle of ['npm/index.js', 'transformer-block.js']) expect(readFileSync(`${DIST}${bundle}`, 'utf8'), bundle).not.toMatch(/\bdefine\(\[/);
     const dts = readFileSync(`${DIST}npm/index.d.ts`, 'utf8');
     const classes = scanElements().map((e) => e.className);
     for (const c of classes) expect(dts).toContain(`export declare class ${c} `);
