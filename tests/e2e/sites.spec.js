@@ -77,6 +77,7 @@ for (const host of HOSTS) {
       page.on('pageerror', (err) => problems.push(err.message));
       page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
       page.on('requestfailed', (req) => problems.push(`${req.url()}: ${req.failure()?.errorText}`));
+      page.on('response', (res) => res.status() >= 400 && problems.push(`${res.url()}: HTTP ${res.status()}`));
       await page.goto(`${server.origin}/index.html`);
       await page.waitForFunction(() => ['tb-number', 'tb-param-table'].every((t) => document.querySelector(t)?.rendered !== undefined), null, { timeout: 30_000 });
       await page.evaluate(() => Promise.all(['tb-number', 'tb-param-table'].map((t) => document.querySelector(t).rendered)));

@@ -8,6 +8,7 @@ import { render } from 'transformer-block/render';
 
 export default {
   title: 'The transformer block, counted',
+  head: [['link', { rel: 'icon', href: 'data:,' }]],
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('tb-') } } },
   async buildEnd({ outDir, pages }) {
     for (const page of pages) {
