@@ -136,3 +136,10 @@ export async function openInLanguage(page, { path, lang, body, selector }) {
 /** A number as Intl writes it in the page's own browser (its ICU decides the spaces). */
 export const intlInPage = (page, locale, x, options = {}) =>
   page.evaluate(([l, v, o]) => new Intl.NumberFormat(l, o).format(v), [locale, x, options]);
+
+/**
+ * What the first `selector` element shows in its shadow root, its stylesheets left out (a
+ * prerendered template carries its <style> elements): '' when it has no shadow root.
+ */
+export const shadowShown = (page, selector) =>
+  page.evaluate((s) => [...(document.querySelector(s)?.shadowRoot?.childNodes ?? [])].filter((n) => n.localName !== 'style').map((n) => n.textContent).join(''), selector);

@@ -14,6 +14,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, lstatSync } from 'n
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/browser.mjs';
+import { shadowShown } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SITES = join(ROOT, 'tests/sites');
@@ -61,14 +62,11 @@ for (const host of HOSTS) {
 
     const server = await startServer({ root: out });
     try {
-      const shown = (page, tag) =>
-        page.evaluate((t) => [...(document.querySelector(t)?.shadowRoot?.childNodes ?? [])].filter((n) => n.localName !== 'style').map((n) => n.textContent).join(''), tag);
-
       const still = await browser.newContext({ javaScriptEnabled: false });
       const before = await still.newPage();
       await before.goto(`${server.origin}/index.html`);
-      expect(await shown(before, 'tb-number')).toBe('124,439,808');
-      expect(await shown(before, 'tb-param-table')).toContain('124,439,808');
+      expect(await shadowShown(before, 'tb-number')).toBe('124,439,808');
+      expect(await shadowShown(before, 'tb-param-table')).toContain('124,439,808');
       await still.close();
 
       const live = await browser.newContext();
@@ -82,7 +80,7 @@ for (const host of HOSTS) {
       await page.waitForFunction(() => ['tb-number', 'tb-param-table'].every((t) => document.querySelector(t)?.rendered !== undefined), null, { timeout: 30_000 });
       await page.evaluate(() => Promise.all(['tb-number', 'tb-param-table'].map((t) => document.querySelector(t).rendered)));
       expect(await page.evaluate(() => document.querySelector('tb-param-table').prerendered)).toBe(false);
-      expect(await shown(page, 'tb-param-table')).toContain('124,439,808');
+      expect(await shadowShown(page, 'tb-param-table')).toContain('124,439,808');
       expect(problems).toEqual([]);
       await live.close();
     } finally {

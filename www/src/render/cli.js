@@ -57,7 +57,7 @@ async function main(args) {
       failed++;
       return console.error(`render: cannot read ${name}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
     }
-    const url = base ? new URL(relative(process.cwd(), file), base).href : pathToFileURL(file).href;
+    const url = base ? new URL(name, base).href : pathToFileURL(file).href;
     const out = await render(html, { url, name, onWarning: (text) => console.error(`render: ${name}: ${text}`) });
     widgets += (out.match(/<template shadowrootmode="open">/g) ?? []).length;
     try {

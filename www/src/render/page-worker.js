@@ -15,6 +15,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { widgetMarkup } from '../prerender/serialize.js';
+import { untilSettled } from '../prerender/settle.js';
 import { escapedLikeBrowsers, mendDomGaps } from './dom-gaps.js';
 import { JOB } from './job.js';
 import { readsSiteFiles } from './site-files.js';
@@ -56,19 +57,15 @@ async function renderPage({ html, url, elements, settleMs, timeoutMs }) {
   const started = Date.now();
   const late = () => Date.now() - started > timeoutMs;
   await Promise.race([Promise.all(widgets.map((el) => el.rendered?.catch(() => {}))), sleep(timeoutMs)]);
-  // Settled: no widget busy, and the markup the same twice, settleMs apart (prerender-settle.mjs).
-  let last = null;
-  for (;;) {
-    while (widgets.some((el) => el.busy) && !late()) await sleep(10);
-    await sleep(settleMs);
-    const now = widgetMarkup().map((w) => ({ ...w, html: escapedLikeBrowsers(w.html) }));
-    if (last !== null && JSON.stringify(now) === JSON.stringify(last)) break;
-    last = now;
-    if (late()) {
-      warnings.push(`the page did not settle in ${timeoutMs / 1000} s: its widgets are written as they were then`);
-      break;
-    }
-  }
+  const { value: last, settled } = await untilSettled({
+    idle: async () => {
+      while (widgets.some((el) => el.busy) && !late()) await sleep(10);
+    },
+    read: () => widgetMarkup().map((w) => ({ ...w, html: escapedLikeBrowsers(w.html) })),
+    settleMs,
+    timeoutMs,
+  });
+  if (!settled) warnings.push(`the page did not settle in ${timeoutMs / 1000} s: its widgets are written as they were then`);
   // widgetMarkup() reads every tb- element with a shadow root, in document order.
   const markup = new Map(tags.filter((el) => el.shadowRoot).map((el, i) => [el, last[i]]));
   return { widgets: tags.map((el) => ({ tag: el.localName, markup: markup.get(el) ?? null })), warnings };

@@ -61,11 +61,12 @@ const warn = (text) => console.warn(`transformer-block render: ${text}`);
  */
 export async function render(html, options = {}) {
   const source = String(html);
+  const onWarning = options.onWarning ?? warn;
   let widgets;
   try {
-    widgets = await renderedWidgets(source, options);
+    widgets = await renderedWidgets(source, { ...options, onWarning });
   } catch (err) {
-    (options.onWarning ?? warn)(`the page could not be rendered (${err.message}); it is left as it was`);
+    onWarning(`the page could not be rendered (${err.message}); it is left as it was`);
     return source;
   }
   const templates = widgets.map(({ tag, markup }) => ({
@@ -76,7 +77,7 @@ export async function render(html, options = {}) {
     return insertTemplates(source, templates, options.name ?? 'the page');
   } catch (err) {
     // The source's tags and the parsed page's disagree (HTML broken in a way the two read apart).
-    (options.onWarning ?? warn)(`${err.message}; the page is left as it was`);
+    onWarning(`${err.message}; the page is left as it was`);
     return source;
   }
 }
