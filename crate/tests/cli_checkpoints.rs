@@ -8,6 +8,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{error, json, scratch};
+use tb_kernels::product::Isa;
+use transformer_block::nn::compute::Compute;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/reference/fixtures/checkpoints")
@@ -102,21 +104,70 @@ fn threads_are_a_count_this_machine_has_and_change_no_figure() {
 #[test]
 fn compute_is_f32_or_bf16_and_the_json_says_which() {
     let (qwen, text) = (fixtures().join("qwen2"), fixtures().join("eval.txt"));
-    let f32_run = json(&["eval", "--weights", s(&qwen), "--text", s(&text), "--context", "32"]);
+    let f32_run = json(&["eval", "--weights", s(&qwen), "--text", s(&text), "--context", "32", "--compute", "f32"]);
     assert_eq!(f32_run["measured"]["compute"], "f32");
+    assert_eq!(f32_run["measured"]["compute_reason"], "asked for (--compute f32)");
     let bf16_run = json(&["eval", "--weights", s(&qwen), "--text", s(&text), "--context", "32", "--compute", "bf16"]);
     let compute = bf16_run["measured"]["compute"].as_str().unwrap().to_string();
     // The fastest instruction set this CPU has (TBLOCK_ISA unset in the tests).
-    assert_eq!(compute, format!("bf16 ({})", tb_kernels::product::Isa::chosen().name()));
+    assert_eq!(compute, format!("bf16 ({})", Isa::chosen().name()));
     let (a, b) = (f32_run["loss"].as_f64().unwrap(), bf16_run["loss"].as_f64().unwrap());
     assert!(a != b && (a - b).abs() < 1e-3, "f32 {a}, bf16 {b}");
     let plan = json(&["ablate", "--weights", s(&qwen), "--plan", "--compute", "bf16"]);
     assert_eq!(plan["plan"]["compute"], compute.as_str());
     let e = error(&["eval", "--weights", s(&qwen), "--compute", "fp8"]);
-    assert!(e.contains("invalid value 'fp8'") && e.contains("[possible values: f32, bf16]"), "{e}");
+    assert!(e.contains("invalid value 'fp8'") && e.contains("[possible values: auto, f32, bf16]"), "{e}");
     let tiny = fixtures().join("../tiny-gpt-seed-0.safetensors");
     let e = error(&["eval", "--weights", s(&tiny), "--compute", "bf16"]);
     assert!(e.contains("--compute are for Hugging Face checkpoint directories") && e.contains("in f32"), "{e}");
+}
+
+/// `tblock eval` on `family`'s fixture with `TBLOCK_ISA` set (the CPU's features forced down) or
+/// not, and no --compute: its `measured`.
+fn auto_run(family: &str, isa: Option<&str>) -> serde_json::Value {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tblock"));
+    let (weights, text) = (fixtures().join(family), fixtures().join("eval.txt"));
+    command.args(["eval", "--weights", s(&weights), "--text", s(&text), "--context", "32"]);
+    if let Some(isa) = isa {
+        command.env("TBLOCK_ISA", isa);
+    }
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    run["measured"].clone()
+}
+
+#[test]
+fn auto_is_the_checkpoint_s_own_precision_where_the_cpu_multiplies_it() {
+    // Llama's fixture stores bf16: bf16 products on a CPU with bf16 instructions, else f32.
+    let native = Isa::available().into_iter().find(|&isa| Compute::bf16_is_native(isa));
+    let m = auto_run("llama", None);
+    match native {
+        Some(isa) => {
+            assert_eq!(m["compute"], format!("bf16 ({})", isa.name()));
+            assert_eq!(
+                m["compute_reason"],
+                format!("auto: the checkpoint stores bf16, and this CPU multiplies bf16 natively ({})", isa.name())
+            );
+            let forced = auto_run("llama", Some("avx512bf16"));
+            assert_eq!(forced["compute"], "bf16 (avx512bf16)");
+        }
+        None => assert_eq!(m["compute"], "f32"),
+    }
+    // The CPU's bf16 instructions taken away: f32, and it says why.
+    let without = auto_run("llama", Some("portable"));
+    assert_eq!(without["compute"], "f32");
+    assert_eq!(
+        without["compute_reason"],
+        "auto: the checkpoint stores bf16, but this CPU has no bf16 instructions (its bf16 products would run on portable), so f32"
+    );
+    // f32 and f16 files run in f32, whatever the CPU has.
+    let gpt2 = auto_run("gpt2", None);
+    assert_eq!((gpt2["dtype"].as_str(), gpt2["compute"].as_str()), (Some("f32"), Some("f32")));
+    assert_eq!(gpt2["compute_reason"], "auto: the checkpoint stores f32");
+    let qwen = auto_run("qwen2", None);
+    assert_eq!((qwen["dtype"].as_str(), qwen["compute"].as_str()), (Some("f16"), Some("f32")));
+    assert_eq!(qwen["compute_reason"], "auto: the checkpoint stores f16, which tblock multiplies in f32");
 }
 
 #[test]
@@ -134,16 +185,23 @@ fn a_run_that_would_not_fit_is_refused_before_it_reads_a_weight() {
     let eval = json(&["eval", "--weights", s(&llama), "--text", s(&text), "--context", "32", "--plan"]);
     assert_eq!(eval["plan"]["memory"]["working"]["kept_streams"], 0);
     assert_eq!(plan["plan"]["blocks_run_per_window"], 12, "3 intact, then 2 + 3 + 1 + 2 + 0 + 1");
-    // A machine with less memory than the checkpoint itself: refused, both numbers and the ways down.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tblock"))
-        .args(["eval", "--weights", s(&llama), "--text", s(&text)])
-        .env("TBLOCK_MEMORY", (mapped / 2).to_string())
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && out.stdout.is_empty(), "{e}");
-    assert!(e.contains("this run expects a peak of") && e.contains("checkpoint mapped"), "{e}");
+    // A machine with less memory than the checkpoint itself: refused, both numbers and the ways down
+    // (bf16 compute among them when the run widens the bf16 weights to f32).
+    let refusal = |compute: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tblock"))
+            .args(["eval", "--weights", s(&llama), "--text", s(&text), "--compute", compute])
+            .env("TBLOCK_MEMORY", (mapped / 2).to_string())
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!out.status.success() && out.stdout.is_empty(), "{e}");
+        assert!(e.contains("this run expects a peak of") && e.contains("checkpoint mapped"), "{e}");
+        e
+    };
+    let e = refusal("f32");
     assert!(e.contains("available (TBLOCK_MEMORY): a smaller --context holds less; --compute bf16"), "{e}");
+    let e = refusal("bf16");
+    assert!(e.trim_end().ends_with("a smaller --context holds less"), "{e}");
 }
 
 #[test]

@@ -25,6 +25,9 @@ pub struct Measured {
     pub dtype: String,
     /// What the linear layers multiplied in: "f32", or "bf16 (amx)" with the instruction set.
     pub compute: String,
+    /// Why: "auto: the checkpoint stores bf16, and this CPU multiplies bf16 natively (amx)", "asked
+    /// for (--compute f32)", or the page's reason.
+    pub compute_reason: String,
     /// The text's file name ("the lesson prose" by default).
     pub text: String,
     /// Positions per window, windows, and the positions scored (windows × context).

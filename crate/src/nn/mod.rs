@@ -17,12 +17,14 @@
 //!
 //! Real checkpoints (GPT-2, Llama, Mistral, Qwen2), inference only, on the same kernels:
 //! [`rms_norm`], [`rotary`] positions, [`swiglu`], grouped-query attention ([`gqa_attention`]), the
-//! family conventions and tensor names ([`decoder_shape`]), and the forward pass ([`decoder`]).
+//! family conventions and tensor names ([`decoder_shape`]), the forward pass ([`decoder`]), and what its
+//! linear layers multiply in ([`compute`]).
 //!
 //! Activations are matrices with one row per position: the stream is [T, d].
 
 pub mod attention;
 pub mod block;
+pub mod compute;
 pub mod decoder;
 pub mod decoder_shape;
 pub mod feed_forward;
@@ -40,6 +42,7 @@ pub mod norm;
 pub mod parallel;
 pub mod rms_norm;
 pub mod rotary;
+pub mod stored_forward;
 pub mod swiglu;
 pub mod trainable;
 mod trainable_model;

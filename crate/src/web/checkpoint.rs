@@ -50,6 +50,9 @@ pub struct PageCheckpoint {
 /// context when shorter.
 const PAGE_CONTEXT: usize = 256;
 
+/// Why the page multiplies a checkpoint in f32 whatever it stores (its `measured.compute_reason`).
+const PAGE_COMPUTE: &str = "the page multiplies in f32 (WebAssembly's f32 SIMD) whatever the checkpoint stores";
+
 /// Who measured, in a figure's `measured` (tblock says "tblock 0.1.0").
 const MEASURED_BY: &str = concat!("transformer-block ", env!("CARGO_PKG_VERSION"), " in the page");
 
@@ -284,6 +287,7 @@ impl PageCheckpoint {
             parameters: c.parameters,
             dtype: c.dtype.clone(),
             compute: "f32".into(),
+            compute_reason: PAGE_COMPUTE.into(),
             text: text_name,
             context: window,
             windows: stepped.windows(),

@@ -223,15 +223,18 @@ pub struct ExperimentArgs {
     /// Checkpoints: threads the forward pass runs on, 1 to this machine's cores. Default: all of them.
     #[arg(long, allow_hyphen_values = true, value_parser = thread_count)]
     pub threads: Option<usize>,
-    /// Checkpoints: what the linear layers multiply in. f32 (the default) matches transformers' f32
-    /// results within 1e-4; bf16 rounds their inputs and weights to bf16 and sums in f32, as PyTorch's
-    /// bf16 compute does, about twice as fast where the CPU has AVX-512 BF16.
+    /// Checkpoints: what the linear layers multiply in. auto (the default) is the checkpoint's own
+    /// precision wherever this CPU multiplies it natively, as PyTorch's torch_dtype="auto": bf16 for a
+    /// bf16 file on a CPU with AVX-512 BF16 or AMX, f32 otherwise. f32 matches transformers' f32
+    /// results within 1e-4; bf16 rounds the layers' inputs and weights to bf16 and sums in f32, as
+    /// PyTorch's bf16 compute does. The JSON's measured.compute_reason says which ran and why.
     #[arg(long, value_enum)]
     pub compute: Option<ComputeArg>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ComputeArg {
+    Auto,
     F32,
     Bf16,
 }

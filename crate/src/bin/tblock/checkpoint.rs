@@ -131,9 +131,12 @@ pub fn run(experiment: Experiment, dir: &Path, text: Option<&Path>, how: How) ->
     if let Some(n) = threads {
         checkpoint.decoder.set_threads(n);
     }
-    if let Some(ComputeArg::Bf16) = compute {
-        checkpoint.decoder.set_compute(Compute::Bf16);
-    }
+    let choice = match compute.unwrap_or(ComputeArg::Auto) {
+        ComputeArg::Auto => Compute::auto(&checkpoint.dtype, checkpoint.decoder.compute().1),
+        ComputeArg::F32 => Compute::asked(Compute::F32),
+        ComputeArg::Bf16 => Compute::asked(Compute::Bf16),
+    };
+    checkpoint.decoder.set_compute(choice.compute);
     // The pool every parallel stage runs on (the products and attention): as many threads as asked.
     rayon::ThreadPoolBuilder::new().num_threads(checkpoint.decoder.threads()).build_global().ok();
     let context = context.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -164,10 +167,11 @@ pub fn run(experiment: Experiment, dir: &Path, text: Option<&Path>, how: How) ->
         family: shape.family.clone(),
         parameters: checkpoint.parameters,
         dtype: checkpoint.dtype.clone(),
-        compute: match checkpoint.decoder.compute() {
-            (Compute::F32, _) => "f32".to_string(),
-            (Compute::Bf16, isa) => format!("bf16 ({})", isa.name()),
+        compute: {
+            let (compute, isa) = checkpoint.decoder.compute();
+            compute.named(isa)
         },
+        compute_reason: choice.reason,
         text: text_name,
         context: window,
         windows: n_windows,
