@@ -2,7 +2,8 @@
 // model's own vocabulary, run in the checkpoint worker. The next token's likeliest, at temperature 1,
 // are transformers' (the committed inspect.json: the ten likeliest after the same text); top-k and
 // top-p keep what they say; temperature 0 writes on with the likeliest token each time, a token a
-// task, shown as it grows; Stop ends it; a bad setting or text is named.
+// task, shown as it grows; Stop ends it; a bad setting or text is named. Past the model's context
+// a continuation is cut (it reads through a KV cache), and the widget says where.
 import { test, expect } from '@playwright/test';
 import { coursePage, inspected, serveFolder } from './checkpoint-pages.js';
 
@@ -62,4 +63,27 @@ test('GPT-2: the next tokens are transformers\u2019, the settings keep what they
   await gpt.getByLabel('Text', { exact: true }).fill('');
   await expect(sampling.getByRole('alert')).toHaveText(/^tokens of the text 0 is out of range: 1 to 64/);
   expect(problems).toEqual([]);
+});
+
+test('Llama: a text written on past the model\u2019s context is cut, and the widget says from which token it reads', async ({ page }) => {
+  await serveFolder(page, 'llama');
+  // A text near the fixture's context of 64 tokens: the 32 written on pass it.
+  const long = `${TEXT} ${TEXT}`;
+  const problems = await coursePage(page, `<tb-tiny-gpt weights-src="/course/models/llama/" text="${long}" temperature="0"></tb-tiny-gpt>`);
+  const gpt = page.locator('tb-tiny-gpt');
+  const sampling = gpt.getByRole('group', { name: 'Writing on' });
+  await expect(sampling.locator('tbody tr')).toHaveCount(10, { timeout: 20_000 });
+  const tokens = await gpt.locator('.pieces li').count();
+  expect(tokens > 32 && tokens <= 64, `${tokens} tokens`).toBe(true);
+  await expect(sampling.locator('.reads-from')).toBeHidden();
+  await sampling.getByRole('button', { name: 'Write on' }).click();
+  await expect(sampling.getByRole('button', { name: 'Write on' })).toBeVisible({ timeout: 30_000 });
+  // Cut once, when the text reached 65 tokens, to its last 32: it reads from token 65 - 32 + 1 = 34.
+  await expect(sampling.locator('.reads-from')).toHaveText('The text passed the model\u2019s context of 64 tokens: it now reads from token 34 on.');
+  expect((await sampling.locator('.written').textContent()).startsWith(long)).toBe(true);
+  // New settings: the text written goes, and the note with it.
+  await sampling.getByLabel('Temperature').fill('1');
+  await expect(sampling.locator('.reads-from')).toBeHidden();
+  // Llama's folder is three shards: the single file it is probed for first is not there.
+  expect(problems.filter((p) => !/HTTP 404: .*\/model\.safetensors$/.test(p))).toEqual([]);
 });

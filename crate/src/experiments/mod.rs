@@ -5,6 +5,7 @@
 //! - [`stream`]: how large the stream is entering each block, how much attention and the
 //!   feed-forward add to it, and how far each block turns it; [`stream_figures`] counts them.
 //! - [`race`]: pre-LN against post-LN, trained side by side, with and without a warmup.
+//! - [`continuation`]: a real checkpoint writing on from a text, a token a step, through a KV cache.
 //! - [`heads`]: where each head looks, over a text: the previous character, itself, the first position.
 //! - [`measured`]: what tblock measured on a checkpoint, and its results read back for the page.
 //! - [`measurement`]: a loss or the stream measured a few windows at a time, for the page's tasks.
@@ -15,6 +16,7 @@
 //!   (quoted, never computed here).
 
 pub mod ablation;
+pub mod continuation;
 pub mod heads;
 pub mod latency;
 pub mod measured;

@@ -57,7 +57,7 @@ pub fn gqa_attention(
         let keys = s.visible(t);
         for head in 0..h {
             let kv_head = head / group;
-            row_weights(weights, q, k, s, t, head);
+            row_weights(weights, &q[t * h * hd..], k, s, t, head);
             if let Some(shown) = shown.as_deref_mut() {
                 shown[(head * t_len + t) * t_len..][keys.clone()].copy_from_slice(weights);
             }
@@ -69,12 +69,41 @@ pub fn gqa_attention(
     }
 }
 
-/// weights = softmax(q_t · kᵀ / √d_head) over the keys query t of `head` may see ([`GqaShape::visible`]).
-fn row_weights(weights: &mut Vec<f32>, q: &[f32], k: &[f32], s: GqaShape, t: usize, head: usize) {
+/// As [`gqa_attention`], for the queries of positions `first..T` alone (q [T − first, h·d_head])
+/// over the keys and values of every position (k, v [T, n_kv·d_head]): new positions reading a KV
+/// cache. out [T − first, h·d_head]; each row's numbers are the ones [`gqa_attention`] gives it.
+pub fn gqa_attention_from(
+    out: &mut [f32],
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    s: GqaShape,
+    first: usize,
+    weights: &mut Vec<f32>,
+) {
+    let (hd, h, kv) = (s.head_dim, s.n_heads, s.n_kv_heads);
+    let group = h / kv;
+    for (row, t) in (first..s.seq_len).enumerate() {
+        let keys = s.visible(t);
+        for head in 0..h {
+            let kv_head = head / group;
+            row_weights(weights, &q[row * h * hd..], k, s, t, head);
+            let o = &mut out[(row * h + head) * hd..][..hd];
+            o.fill(0.0);
+            for (t2, &w) in keys.clone().zip(weights.iter()) {
+                axpy(o, w, &v[(t2 * kv + kv_head) * hd..][..hd]);
+            }
+        }
+    }
+}
+
+/// weights = softmax(q_t · kᵀ / √d_head) over the keys query t of `head` may see ([`GqaShape::visible`]);
+/// `q_row`, query t's row of q [h·d_head].
+fn row_weights(weights: &mut Vec<f32>, q_row: &[f32], k: &[f32], s: GqaShape, t: usize, head: usize) {
     let (hd, h, kv) = (s.head_dim, s.n_heads, s.n_kv_heads);
     let kv_head = head / (h / kv);
     let scale = 1.0 / (hd as f32).sqrt();
-    let query = &q[(t * h + head) * hd..][..hd];
+    let query = &q_row[head * hd..][..hd];
     weights.clear();
     weights.extend(s.visible(t).map(|t2| dot(query, &k[(t2 * kv + kv_head) * hd..][..hd]) * scale));
     softmax_in_place(weights);
@@ -123,6 +152,23 @@ mod tests {
             let want = by_definition(&q, &k, &v, s);
             for (a, b) in out.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-5, "kv {kv}, window {window:?}: {a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn new_positions_read_the_cached_ones_as_the_whole_sequence_does() {
+        for (h, kv, window) in [(4, 2, None), (2, 2, Some(3)), (3, 1, None)] {
+            let (t_len, hd) = (7, 4);
+            let s = GqaShape { seq_len: t_len, n_heads: h, n_kv_heads: kv, head_dim: hd, causal: true, window };
+            let wave = |n: usize, a: f32| (0..n).map(|i| (i as f32 * a).sin()).collect::<Vec<f32>>();
+            let (q, k, v) = (wave(t_len * h * hd, 0.37), wave(t_len * kv * hd, 0.61), wave(t_len * kv * hd, 0.23));
+            let mut whole = vec![0.0; t_len * h * hd];
+            gqa_attention(&mut whole, &q, &k, &v, s, &mut Vec::new(), None);
+            for first in [0, 1, 5, 6] {
+                let mut part = vec![f32::NAN; (t_len - first) * h * hd];
+                gqa_attention_from(&mut part, &q[first * h * hd..], &k, &v, s, first, &mut Vec::new());
+                assert_eq!(part, whole[first * h * hd..], "h {h}, kv {kv}, window {window:?}, first {first}");
             }
         }
     }

@@ -27,9 +27,10 @@ use crate::checkpoint::shards::{index_files, index_total_size};
 use crate::checkpoint::tokenizer::TextTokenizer;
 use crate::config::ModelConfig;
 use crate::error::Error;
+use crate::experiments::continuation::Continuation;
 use crate::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
 use crate::experiments::stepped::{Experiment, Found, Stepped};
-use crate::nn::decoder::MAX_INSPECTED_TOKENS;
+use crate::nn::decoder::{KvCache, MAX_INSPECTED_TOKENS};
 use crate::numbers::whole_number;
 use crate::train::corpus::held_out_prose;
 
@@ -43,7 +44,9 @@ pub struct PageCheckpoint {
     /// The experiment under way, a forward pass a step, and what it is measured on.
     experiment: Option<(Stepped, Measured)>,
     /// The continuation under way, a token a step (checkpoint_sampling.rs).
-    pub(super) continuation: Option<super::checkpoint_sampling::Continuation>,
+    pub(super) continuation: Option<Continuation>,
+    /// The keys and values of the text the next tokens last read (checkpoint_sampling.rs).
+    pub(super) reading: KvCache,
 }
 
 /// The positions an experiment's windows feed when the page does not say: 256, or the model's
@@ -142,6 +145,7 @@ impl PageCheckpoint {
             opened: None,
             experiment: None,
             continuation: None,
+            reading: KvCache::new(),
         })
     }
 

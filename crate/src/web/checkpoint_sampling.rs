@@ -6,7 +6,11 @@
 //!   c.next_tokens(text, temperature, topK | undefined, topP | undefined, top)
 //!     // { ids, pieces, kept_count, next: [{ id, piece, model, sampled, kept }] } (likeliest first)
 //!   c.continuation_start(text, count, seed, temperature, topK | undefined, topP | undefined)
-//!   c.continuation_step()   // { id, piece, text, done }: text, the continuation so far
+//!   c.continuation_step()   // { id, piece, text, reads_from, cut, context, done }: text, the
+//!                           // continuation so far; reads_from, the first token the model read (from 1)
+//!
+//! Both read through a KV cache (experiments/continuation.rs): a text typed on, and each token
+//! written after the first, run only the positions added.
 //!   c.stop_continuation()
 
 use serde::Serialize;
@@ -16,7 +20,7 @@ use super::checkpoint::{not_yet, text_ids, PageCheckpoint};
 use super::{to_js, whole};
 use crate::checkpoint::Checkpoint;
 use crate::error::{Error, Result};
-use crate::nn::init::Rng;
+use crate::experiments::continuation::Continuation;
 use crate::train::sampler::Sampling;
 
 /// The most tokens a continuation draws.
@@ -48,18 +52,12 @@ struct Drawn {
     piece: String,
     /// The continuation so far, decoded whole.
     text: String,
+    /// The first token the model read for this one, counted from 1 (1: the whole text; past the
+    /// model's context it reads its last half-context), whether this step cut there, and that context.
+    reads_from: usize,
+    cut: bool,
+    context: usize,
     done: bool,
-}
-
-/// A continuation under way: the ids so far (the text's, then those drawn), the settings and the
-/// random numbers they are drawn with.
-#[derive(Debug)]
-pub struct Continuation {
-    ids: Vec<usize>,
-    from: usize,
-    left: usize,
-    sampling: Sampling,
-    rng: Rng,
 }
 
 /// The settings, checked against the model's vocabulary.
@@ -84,7 +82,8 @@ impl PageCheckpoint {
         let c = self.opened.as_mut().ok_or_else(|| not_yet("the next tokens"))?;
         let settings = sampling(c, temperature, top_k, top_p)?;
         let ids = text_ids(c, text)?;
-        let logits = c.decoder.next_logits(&ids)?;
+        // A text typed on from the last one reads only the tokens after the start they share.
+        let logits = c.decoder.cached_next_logits(&mut self.reading, &ids)?;
         let after = settings.distribution(&logits);
         let chosen: Vec<usize> = after.order.iter().copied().take(top).collect();
         let pieces = c.tokenizer.pieces(&chosen)?;
@@ -123,27 +122,29 @@ impl PageCheckpoint {
         let seed = whole("seed", seed)? as u64;
         let sampling = sampling(c, temperature, top_k, top_p)?;
         let ids = text_ids(c, text)?;
-        self.continuation = Some(Continuation { from: ids.len(), ids, left: count, sampling, rng: Rng::new(seed) });
+        let context = c.decoder.shape.context;
+        // The text's keys and values, as the next tokens last read them (a copy: Write on and typing
+        // go on from the same text).
+        let read = self.reading.clone();
+        self.continuation = Some(Continuation::new(ids, count, sampling, seed, context).reusing(read));
         Ok(())
     }
 
-    /// Draws the next token of the continuation (the model reads at most its context's last tokens).
+    /// Draws the next token of the continuation, through its KV cache (past the model's context, the
+    /// model reads the last half-context of tokens, and the step says from where).
     pub fn continuation_step(&mut self) -> std::result::Result<JsValue, JsValue> {
         let c = self.opened.as_mut().ok_or_else(|| not_yet("a continuation"))?;
-        let k = self
-            .continuation
-            .as_mut()
-            .ok_or_else(|| JsValue::from(Error::field("continuation", "none is under way: start one first")))?;
-        let window = &k.ids[k.ids.len().saturating_sub(c.decoder.shape.context)..];
-        let logits = c.decoder.next_logits(window)?;
-        let id = k.sampling.draw(&logits, &mut k.rng);
-        k.ids.push(id);
-        k.left -= 1;
+        let none = || JsValue::from(Error::field("continuation", "none is under way: start one first"));
+        let k = self.continuation.as_mut().ok_or_else(none)?;
+        let step = k.step(&mut c.decoder)?.ok_or_else(none)?;
         let drawn = Drawn {
-            id,
-            piece: c.tokenizer.decode(&[id])?,
-            text: c.tokenizer.decode(&k.ids[k.from..])?,
-            done: k.left == 0,
+            id: step.id,
+            piece: c.tokenizer.decode(&[step.id])?,
+            text: c.tokenizer.decode(k.written())?,
+            reads_from: step.reads_from + 1,
+            cut: step.cut,
+            context: c.decoder.shape.context,
+            done: step.done,
         };
         if drawn.done {
             self.continuation = None;

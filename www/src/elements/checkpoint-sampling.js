@@ -97,7 +97,10 @@ function readyView(element, c, files, switcher, settings, typed, how) {
       return { rows, kept: r.kept_count, total: info.config.vocab_size };
     },
     async write(text, temperature, topK, topP, onText) {
-      const found = await how.write({ text, temperature, topK, topP }, (drawn) => onText(text + drawn.text));
+      // Past the model's context it reads the last half of it: said under the text.
+      const note = (drawn) =>
+        drawn.reads_from > 1 ? t('checkpoint.readsFrom', { context: formatInteger(drawn.context, locale), from: formatInteger(drawn.reads_from, locale) }) : '';
+      const found = await how.write({ text, temperature, topK, topP }, (drawn) => onText(text + drawn.text, note(drawn)));
       return found ? text + found.text : null;
     },
     stop: how.stop,

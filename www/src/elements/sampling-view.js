@@ -7,7 +7,8 @@
 //   const sampling = samplingView({ uid, settings: { temperature, topK, topP }, source: () => src, text: () => s, t });
 //     src: { next(text, temperature, topK, topP) -> { rows: [{ label, model, sampled, kept }], kept, total }
 //            (or a promise of it; null: nothing to show), write(text, temperature, topK, topP, onText)
-//            -> the text written on (or a promise of it; null: stopped), stop()?, length, seed,
+//            -> the text written on (or a promise of it; null: stopped); onText(text so far, note?),
+//            note: where the model's reading was cut, if it was; stop()?, length, seed,
 //            words: the catalog keys of the texts that name a character or a token (CHARACTERS) }
 //   sampling.element      // place it
 //   sampling.refresh()    // after the text or the model changed
@@ -110,6 +111,12 @@ export function samplingView({ uid, settings, source, text, t = translator('en')
   const button = h('button', { type: 'button' }, t('attention.samplingWriteOn'));
   const stop = h('button', { type: 'button', hidden: true }, t('checkpoint.samplingStop'));
   const written = h('pre', { class: 'written', hidden: true, 'aria-live': 'polite' });
+  // Where the model's reading of a long text was cut, when it was (a checkpoint's continuation).
+  const readsFrom = h('p', { class: 'muted reads-from', hidden: true });
+  const noted = (note) => {
+    readsFrom.textContent = note ?? '';
+    readsFrom.hidden = !note;
+  };
   const words = () => source()?.words ?? CHARACTERS;
 
   /** The settings as the library takes them: temperature, then top-k and top-p (undefined: all). */
@@ -174,6 +181,7 @@ export function samplingView({ uid, settings, source, text, t = translator('en')
       source()?.stop?.();
       writing(false);
       written.hidden = true;
+      noted('');
       refresh();
     });
   }
@@ -184,9 +192,11 @@ export function samplingView({ uid, settings, source, text, t = translator('en')
     try {
       const start = text();
       writing(true);
-      result = await src.write(start, ...values(), (sofar) => {
+      noted('');
+      result = await src.write(start, ...values(), (sofar, note) => {
         written.textContent = sofar;
         written.hidden = false;
+        noted(note);
       });
     } catch (err) {
       writing(false);
@@ -221,6 +231,7 @@ export function samplingView({ uid, settings, source, text, t = translator('en')
       h('span', { class: 'muted' }, t(words().more, { length: formatInteger(more?.length ?? LENGTH, locale), seed: String(more?.seed ?? SEED) })),
     ),
     written,
+    readsFrom,
   );
   return {
     element,
@@ -228,11 +239,12 @@ export function samplingView({ uid, settings, source, text, t = translator('en')
       source()?.stop?.();
       writing(false);
       written.hidden = true;
+      noted('');
       refresh();
     },
     /** Nothing to show (the text cannot be read): no distribution, no message of its own. */
     hide() {
-      for (const node of [error, table, kept, written]) node.hidden = true;
+      for (const node of [error, table, kept, written, readsFrom]) node.hidden = true;
       error.textContent = '';
     },
   };

@@ -122,6 +122,8 @@ impl<W: WeightSource> Decoder<W> {
     pub(super) fn last_row_logits(&mut self, t: usize) -> Result<Vec<f32>> {
         let d = self.shape.d_model;
         self.act.normed.copy_within((t - 1) * d..t * d, 0);
+        // One row, as the head (and bf16's rounding of it) reads it.
+        self.act.normed.truncate(d);
         let mut last = vec![0.0f32; self.shape.vocab_size];
         self.head(1, |rows, logits| last[rows].copy_from_slice(logits))?;
         Ok(last)

@@ -9,10 +9,12 @@
 
 mod ablation;
 mod activations;
+mod block_forward;
 mod block_weights;
 mod footprint;
 mod head;
 mod inspect;
+mod kv_cache;
 mod matrices;
 
 pub use ablation::{AblationSteps, WindowAblation};
@@ -21,20 +23,16 @@ pub use block_weights::WeightSource;
 use block_weights::{BlockWeights, Names};
 pub use footprint::Footprint;
 pub use inspect::{DecoderInspection, NextToken, MAX_INSPECTED_TOKENS};
+pub use kv_cache::KvCache;
 use matrices::Matrices;
 
 use super::decoder_shape::{DecoderShape, Layout};
-use super::gqa_attention::GqaShape;
-use super::parallel::stored_forward_on;
-use super::parallel::{attention_on, linear_forward_on, product_on, threads, Compute, Kernel};
+use super::parallel::{threads, Compute, Kernel};
 use super::rms_norm::rms_norm_forward;
-use super::rotary::Rotary;
-use super::swiglu::swiglu_in_place;
 use super::{BlockMode, BlockStreams};
 use crate::error::{Error, Result};
-use tb_kernels::activation::gelu_in_place;
 use tb_kernels::norm::layernorm_forward;
-use tb_kernels::product::{BfRows, Isa, StoredMatrix};
+use tb_kernels::product::Isa;
 
 /// Who is shown the stream around block i (its index and the five streams), as a pass runs.
 pub type StreamWatcher<'a> = &'a mut dyn FnMut(usize, BlockStreams<'_>);
@@ -59,15 +57,6 @@ pub struct Decoder<W: WeightSource> {
     /// and whether those are f32 throughout (else faer's f32 product widens a panel at a time).
     in_place: bool,
     f32_in_place: bool,
-}
-
-/// A bias, or None where the family has none (an empty buffer).
-fn opt(b: &[f32]) -> Option<&[f32]> {
-    if b.is_empty() {
-        None
-    } else {
-        Some(b)
-    }
 }
 
 impl<W: WeightSource> Decoder<W> {
@@ -204,9 +193,15 @@ impl<W: WeightSource> Decoder<W> {
     /// The stream entering block 0 for `ids` (token embeddings, and GPT-2's positions) into act.x;
     /// T, the window's length.
     fn embed(&mut self, ids: &[usize]) -> Result<usize> {
+        self.embed_at(ids, 0)
+    }
+
+    /// As [`Decoder::embed`], for `ids` at positions `first..first + T` of their window.
+    fn embed_at(&mut self, ids: &[usize], first: usize) -> Result<usize> {
         let (t, d) = (ids.len(), self.shape.d_model);
-        if t == 0 || t > self.shape.context {
-            return Err(Error::out_of_range("window", t, format!("1 to the model's {} positions", self.shape.context)));
+        if t == 0 || first + t > self.shape.context {
+            let n = first + t;
+            return Err(Error::out_of_range("window", n, format!("1 to the model's {} positions", self.shape.context)));
         }
         if let Some(&bad) = ids.iter().find(|&&id| id >= self.shape.vocab_size) {
             return Err(Error::out_of_range(
@@ -224,7 +219,7 @@ impl<W: WeightSource> Decoder<W> {
             x.extend_from_slice(&row);
         }
         if self.shape.layout == Layout::Gpt2 {
-            self.weights.read_rows(&self.name("wpe.weight"), self.shape.context, d, 0..t, &mut row)?;
+            self.weights.read_rows(&self.name("wpe.weight"), self.shape.context, d, first..first + t, &mut row)?;
             x.iter_mut().zip(&row).for_each(|(a, p)| *a += p);
         }
         self.act.x = x;
@@ -247,7 +242,7 @@ impl<W: WeightSource> Decoder<W> {
                 continue;
             }
             self.load_block(i)?;
-            self.block_forward(i, t, mode, angles)?;
+            self.block_forward(i, t, mode, angles, None)?;
             if let Some(f) = streams.as_deref_mut() {
                 let a = &self.act;
                 f(
@@ -278,111 +273,6 @@ impl<W: WeightSource> Decoder<W> {
         }
         let a = &mut self.act;
         Self::norm(self.shape.layout, sized(&mut a.normed, t * d), &a.x, &g, &b, d, self.shape.eps);
-        Ok(())
-    }
-
-    /// Block i on act.x [T, d], its weights loaded: act.after_attention and act.output filled.
-    fn block_forward(
-        &mut self,
-        i: usize,
-        t: usize,
-        mode: BlockMode,
-        angles: Option<&(Vec<f32>, Vec<f32>)>,
-    ) -> Result<()> {
-        let s = &self.shape;
-        let (d, f, qw, kw, eps) = (s.d_model, s.d_ff, s.q_width(), s.kv_width(), s.eps);
-        let names = Names { shape: s, prefix: self.prefix };
-        // The matrices in the mapped file when the products read them there; else, for the bf16
-        // products, the f32 copies as matrices too; for the f32 ones, None (the copies as they are).
-        let bf16 = self.compute == Compute::Bf16;
-        let matrices = if self.reads_in_place() {
-            Matrices::in_place(i, &names, &self.weights)?
-        } else if bf16 {
-            Some(Matrices::copied(&self.block, &names))
-        } else {
-            None
-        };
-        let (w, a) = (&self.block, &mut self.act);
-        // out = inp · weightᵀ + bias on the decoder's threads: in bf16 the bf16 products on inp rounded;
-        // in f32 faer on the matrix in place, or the decoder's kernel on the f32 copy.
-        let (kernel, threads, isa) = (self.kernel, self.threads, self.isa);
-        let widened = &a.widened;
-        let linear = |out: &mut [f32],
-                      inp: &[f32],
-                      rounded: &BfRows,
-                      m: Option<&StoredMatrix>,
-                      weight: &[f32],
-                      bias,
-                      c_in,
-                      c_out| match m {
-            Some(m) if bf16 => product_on(isa, threads, out, rounded, m, bias),
-            Some(m) => stored_forward_on(threads, out, inp, m, bias, &mut widened.borrow_mut()),
-            _ => linear_forward_on(kernel, threads, out, inp, weight, bias, c_in, c_out),
-        };
-        let round = |rounded: &mut BfRows, inp: &[f32], c_in| {
-            if bf16 {
-                rounded.round(inp, t, c_in)
-            }
-        };
-        let mx = matrices.as_ref();
-        Self::norm(s.layout, sized(&mut a.normed, t * d), &a.x, &w.norm_1, &w.norm_1_bias, d, eps);
-        round(&mut a.rounded, &a.normed, d);
-        linear(sized(&mut a.q, t * qw), &a.normed, &a.rounded, mx.map(|m| &m.q), &w.q, opt(&w.q_bias), d, qw);
-        linear(sized(&mut a.k, t * kw), &a.normed, &a.rounded, mx.map(|m| &m.k), &w.k, opt(&w.k_bias), d, kw);
-        linear(sized(&mut a.v, t * kw), &a.normed, &a.rounded, mx.map(|m| &m.v), &w.v, opt(&w.v_bias), d, kw);
-        if let Some((cos, sin)) = angles {
-            Rotary::rotate(&mut a.q, s.n_heads, s.head_dim, cos, sin);
-            Rotary::rotate(&mut a.k, s.n_kv_heads, s.head_dim, cos, sin);
-        }
-        let shape = GqaShape {
-            seq_len: t,
-            n_heads: s.n_heads,
-            n_kv_heads: s.n_kv_heads,
-            head_dim: s.head_dim,
-            causal: true,
-            window: s.window,
-        };
-        let shown = a.shown_attention.as_deref_mut();
-        attention_on(kernel, threads, sized(&mut a.heads, t * qw), &a.q, &a.k, &a.v, shape, &mut a.weights_row, shown);
-        round(&mut a.rounded, &a.heads, qw);
-        linear(sized(&mut a.added, t * d), &a.heads, &a.rounded, mx.map(|m| &m.out), &w.out, opt(&w.out_bias), qw, d);
-        let after = sized(&mut a.after_attention, t * d);
-        match mode {
-            BlockMode::Overwritten => after.copy_from_slice(&a.added),
-            _ => after.iter_mut().zip(a.x.iter().zip(&a.added)).for_each(|(o, (x, y))| *o = x + y),
-        }
-        Self::norm(s.layout, sized(&mut a.normed, t * d), &a.after_attention, &w.norm_2, &w.norm_2_bias, d, eps);
-        round(&mut a.rounded, &a.normed, d);
-        let up = mx.map(|m| &m.up);
-        match s.layout {
-            Layout::Gpt2 => {
-                // GELU in place: GPT-2's hidden layer needs one [T, 4d] buffer, not two.
-                linear(sized(&mut a.hidden, t * f), &a.normed, &a.rounded, up, &w.up, opt(&w.up_bias), d, f);
-                gelu_in_place(&mut a.hidden);
-            }
-            Layout::Llama => {
-                let gate = mx.and_then(|m| m.gate.as_ref());
-                linear(sized(&mut a.hidden, t * f), &a.normed, &a.rounded, gate, &w.gate, None, d, f);
-                linear(sized(&mut a.hidden_up, t * f), &a.normed, &a.rounded, up, &w.up, None, d, f);
-                swiglu_in_place(&mut a.hidden, &a.hidden_up);
-            }
-        }
-        round(&mut a.rounded, &a.hidden, f);
-        linear(
-            sized(&mut a.added, t * d),
-            &a.hidden,
-            &a.rounded,
-            mx.map(|m| &m.down),
-            &w.down,
-            opt(&w.down_bias),
-            f,
-            d,
-        );
-        let out = sized(&mut a.output, t * d);
-        match mode {
-            BlockMode::Overwritten => out.copy_from_slice(&a.added),
-            _ => out.iter_mut().zip(a.after_attention.iter().zip(&a.added)).for_each(|(o, (x, y))| *o = x + y),
-        }
         Ok(())
     }
 }

@@ -17,6 +17,7 @@ export default {
   'checkpoint.forgotten': 'Forgotten: a reload fetches it from the site.',
   'checkpoint.tokens': 'Tokens',
   'checkpoint.tokenTitle': 'position {position}, id {id}',
+  'checkpoint.readsFrom': 'The text passed the model\u2019s context of {context} tokens: it now reads from token {from} on.',
   'checkpoint.tokenCount': { one: '{n} token', other: '{n} tokens' },
   'checkpoint.summary': '{tokens}; block {block}, {heads}. Rows are queries, columns keys; a query sees itself and the tokens before it.',
   'checkpoint.queryNote': 'Token {position}, \u201c{char}\u201d, in block {block}, head {head}: most weight on {keys}.',

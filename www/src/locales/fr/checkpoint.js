@@ -17,6 +17,7 @@ export default {
   'checkpoint.forgotten': 'Oublié\u202f: un rechargement le télécharge à nouveau depuis le site.',
   'checkpoint.tokens': 'Tokens',
   'checkpoint.tokenTitle': 'position {position}, identifiant {id}',
+  'checkpoint.readsFrom': 'Le texte a dépassé le contexte du modèle ({context} tokens)\u202f: il le lit désormais à partir du token {from}.',
   'checkpoint.tokenCount': { one: '{n} token', other: '{n} tokens' },
   'checkpoint.summary': '{tokens}\u202f; bloc {block}, {heads}. Les lignes sont les requêtes, les colonnes les clés\u202f; une requête se voit elle-même et les tokens qui la précèdent.',
   'checkpoint.queryNote': 'Token {position}, «\u202f{char}\u202f», bloc {block}, tête {head}\u202f: le plus de poids sur {keys}.',

@@ -17,6 +17,7 @@ export default {
   'checkpoint.forgotten': '已删除：重新加载时会再次从网站下载。',
   'checkpoint.tokens': '词元',
   'checkpoint.tokenTitle': '位置 {position}，id {id}',
+  'checkpoint.readsFrom': '文本超出了模型 {context} 个词元的上下文：模型现在从第 {from} 个词元开始读。',
   'checkpoint.tokenCount': { other: '{n} 个词元' },
   'checkpoint.summary': '{tokens}；块 {block}，{heads}。行是查询，列是键；查询只能看到自己和之前的词元。',
   'checkpoint.queryNote': '块 {block} 头 {head} 中位置 {position} 的词元“{char}”：权重最大的是 {keys}。',
