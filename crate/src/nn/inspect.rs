@@ -26,8 +26,8 @@ use super::block::{BlockActivations, NormPlacement};
 use super::linear::linear_forward;
 use super::norm::normalized;
 use super::trainable::{BlockMode, TrainableGpt};
+use super::vocabulary::Vocabulary;
 use crate::error::Result;
-use crate::train::tokenizer::Vocabulary;
 
 /// One LayerNorm as it ran: y = γ ⊙ (x − μ)·r + β for each row x it read.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -1,5 +1,6 @@
 //! TinyGPT: a real, running GPT, one concept a file, read bottom-up.
 //!
+//! - [`vocabulary`]: its 50 character symbols, read from `crate/data/vocab.json`.
 //! - [`init`]: the seeded random numbers behind GPT-2's initialisation.
 //! - [`activation`]: GELU (the tanh form) and softmax (from the kernels crate, `tb_kernels`).
 //! - [`embedding`], [`loss`]: the token and position tables, and cross-entropy, as flat pairs (ditto).
@@ -47,6 +48,7 @@ pub mod swiglu;
 pub mod trainable;
 mod trainable_model;
 pub mod transpose;
+pub mod vocabulary;
 pub mod weights;
 
 // The flat kernels that live in their own crate (built at opt-level 3 while this one is built for

@@ -1,7 +1,7 @@
 //! The linear layer and attention of a real checkpoint's forward pass, on the threads asked for. In
 //! f32 ([`Compute::F32`]) natively it is faer's matrix product: cache-blocked and packed, its
 //! micro-kernels picked at run time for what the CPU has (AVX-512, AVX2 + FMA, or portable), the
-//! product split over rayon's threads, an f32 file's weights read in place ([`stored_forward_on`]).
+//! product split over rayon's threads, an f32 file's weights read in place ([`super::stored_forward::stored_forward_on`]).
 //! In WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
 //! In bf16 ([`Compute::Bf16`]) it is the kernels' bf16 products ([`product_on`]), everywhere.
 //!
@@ -14,7 +14,6 @@ use tb_kernels::linear::linear_forward;
 use tb_kernels::product::{one_thread, product_bf16, BfRows, Isa, StoredMatrix};
 
 pub use super::compute::Compute;
-pub use super::stored_forward::{stored_forward_on, WIDENED_PANEL};
 
 /// Below this many multiply-adds, threads cost more than they save.
 pub(super) const MIN_PARALLEL_WORK: usize = 1 << 20;

@@ -3,9 +3,9 @@
 //! learns to write like the page that dissects it. The last 10% is held out: never trained on, only
 //! scored, so its loss says how well the model does on text it has not seen.
 
-use super::tokenizer::Vocabulary;
 use crate::error::{Error, Result};
 use crate::nn::init::Rng;
+use crate::nn::vocabulary::Vocabulary;
 use crate::numbers::thousands;
 
 /// The lesson page's prose, one paragraph a line.

@@ -1,6 +1,5 @@
 //! What learning needs beyond the layers (whose forward and backward passes are in [`crate::nn`]):
 //!
-//! - [`tokenizer`]: 50 character symbols, read from `crate/data/vocab.json`.
 //! - [`corpus`]: the text as ids (by default the lesson page's own prose), its held-out tail, and
 //!   seeded batches.
 //! - [`evaluate`]: the one evaluation protocol every loss is measured by.
@@ -22,12 +21,11 @@ pub mod sample;
 pub mod sampler;
 pub mod settings;
 pub mod shipped;
-pub mod tokenizer;
 pub mod trainer;
 
+pub use crate::nn::vocabulary::Vocabulary;
 pub use baselines::ReferenceLosses;
 pub use corpus::Corpus;
 pub use evaluate::{evaluate, Evaluation};
 pub use settings::TrainSettings;
-pub use tokenizer::Vocabulary;
 pub use trainer::{StepReport, Trainer};

@@ -5,10 +5,10 @@
 use serde::Serialize;
 
 use super::sampler::Sampling;
-use super::tokenizer::Vocabulary;
 use crate::error::{Error, Result};
 use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
+use crate::nn::vocabulary::Vocabulary;
 use crate::nn::{TinyGpt, TrainableGpt};
 use crate::numbers::thousands;
 

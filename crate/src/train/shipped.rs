@@ -10,8 +10,8 @@
 //! levels (the six blocks), which moves each held-out loss by under 0.01 nats (their records give
 //! both figures, `val_loss` and `val_loss_as_shipped`; BENCHMARKS.md has the sizes of each choice).
 
-use super::tokenizer::Vocabulary;
 use crate::error::{Error, Result};
+use crate::nn::vocabulary::Vocabulary;
 use crate::nn::{weights, TinyGpt};
 
 /// The models the page ships.

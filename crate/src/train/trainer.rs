@@ -14,10 +14,10 @@ use super::corpus::{sample_batch, Corpus};
 use super::evaluate::{evaluate, Evaluation};
 use super::optimizer::{clip_grad_norm, learning_rate, AdamW};
 use super::settings::{TrainSettings, CONTEXT};
-use super::tokenizer::Vocabulary;
 use crate::config::ModelConfig;
 use crate::error::{Error, Result};
 use crate::nn::init::Rng;
+use crate::nn::vocabulary::Vocabulary;
 use crate::nn::{TinyGpt, TrainableGpt};
 
 /// What one step did.

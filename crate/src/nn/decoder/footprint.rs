@@ -6,7 +6,8 @@ use serde::Serialize;
 use super::head::HEAD_ROWS;
 use super::{Decoder, WeightSource};
 use crate::nn::decoder_shape::Layout;
-use crate::nn::parallel::{Compute, WIDENED_PANEL};
+use crate::nn::parallel::Compute;
+use crate::nn::stored_forward::WIDENED_PANEL;
 use tb_kernels::product::{KC, NR};
 
 /// Bytes a window of T positions holds, by what holds them.

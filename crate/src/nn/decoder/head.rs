@@ -6,8 +6,8 @@ use std::ops::Range;
 use super::matrices::as_f32;
 use super::{sized, Decoder, StreamWatcher, WeightSource};
 use crate::error::{Error, Result};
-use crate::nn::parallel::stored_forward_on;
 use crate::nn::parallel::{linear_forward_on, product_on, Compute};
+use crate::nn::stored_forward::stored_forward_on;
 use tb_kernels::product::{max_exp_sum, Stored, StoredMatrix};
 
 /// Rows of the head applied at once: 1,024 x d weights, and T x 1,024 logits (4 MiB at T = 1,024;

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::messages::{self, Phrase, Value};
-use crate::train::tokenizer::{Vocabulary, OTHER};
+use crate::nn::vocabulary::{Vocabulary, OTHER};
 
 /// The most characters an inspection reads, whatever the model's context: the page draws a map of
 /// T × T cells a head, so a long-context checkpoint still gets maps that fit a screen.
