@@ -6,15 +6,17 @@ text, and times the PyTorch peer. Each subcommand prints one JSON object on stdo
                        fixture's tokenizer.json into DIR; reused when DIR already holds the same
                        spec (its bench-spec.json), since writing takes a while (14 s here, 2 GB of memory)
   text OUT --tokens N  the shortest prefix of the lesson prose that the tokenizer turns into at least
-                       N tokens, written to OUT
+                       N tokens, written to OUT (--dir DIR: that checkpoint's tokenizer)
   peer DIR TEXT        transformers' forward of the first CONTEXT + 1 token ids of TEXT, labels
                        given (so the loss too): load time, the median forward over --runs after a
                        warm-up, the loss, and this process's peak RSS (one process a configuration)
   write DIR --spec gpt2-small
                        GPT-2 small's shape instead (124 M parameters, f32, 475 MiB), for the ablation
-  ablate-peer DIR TEXT the lesson's ablation as a PyTorch user writes it: 25 forwards of the f32 model
+  write DIR --spec smollm-360m
+                       SmolLM-360M's shape (a Llama, bf16, 690 MiB), for eval with no flags
+  ablate-peer DIR TEXT the lesson's ablation as a PyTorch user writes it: 25 forwards of the model
                        (intact, then each of 12 blocks removed and overwritten, a block swapped for a
-                       wrapper), the losses, the time and peak RSS
+                       wrapper; --dtype f32 or bf16), the losses, the time and peak RSS
 
 Nothing here is committed: the checkpoint lives under /tmp, the results in bench/checkpoint.json.
 """
@@ -73,7 +75,29 @@ GPT2_SMALL = {
         "eos_token_id": 50256,
     },
 }
-SPECS = {"qwen2-0.5b": SPEC, "gpt2-small": GPT2_SMALL}
+# SmolLM-360M's shape (HuggingFaceTB/SmolLM-360M: Llama, grouped-query 15/5, tied head), random
+# weights, bf16: what `tblock eval` runs with no flags on a bf16 checkpoint (--compute auto).
+SMOLLM_360M = {
+    "family": "llama",
+    "seed": 0,
+    "dtype": "bfloat16",
+    "max_shard_size": "4GB",
+    "config": {
+        "hidden_size": 960,
+        "intermediate_size": 2560,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 15,
+        "num_key_value_heads": 5,
+        "vocab_size": 49152,
+        "max_position_embeddings": 2048,
+        "tie_word_embeddings": True,
+        "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0},
+        "rms_norm_eps": 1e-05,
+        "bos_token_id": 0,
+        "eos_token_id": 0,
+    },
+}
+SPECS = {"qwen2-0.5b": SPEC, "gpt2-small": GPT2_SMALL, "smollm-360m": SMOLLM_360M}
 SPEC_FILE = "bench-spec.json"
 
 
@@ -144,13 +168,13 @@ def cmd_write(args):
             pass
 
     import torch
-    from transformers import AutoModelForCausalLM, GPT2Config, Qwen2Config
+    from transformers import AutoModelForCausalLM, GPT2Config, LlamaConfig, Qwen2Config
 
     started = time.perf_counter()
     partial = directory.with_name(directory.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     torch.manual_seed(spec["seed"])
-    config = {"qwen2": Qwen2Config, "gpt2": GPT2Config}[spec["family"]](**spec["config"])
+    config = {"qwen2": Qwen2Config, "gpt2": GPT2Config, "llama": LlamaConfig}[spec["family"]](**spec["config"])
     model = AutoModelForCausalLM.from_config(config, dtype=getattr(torch, spec["dtype"]))
     model.save_pretrained(partial, max_shard_size=spec["max_shard_size"])
     del model
@@ -173,7 +197,8 @@ def encode(tokenizer_json, text):
 
 def cmd_text(args):
     prose = PROSE.read_text(encoding="utf-8")
-    count = lambda k: len(encode(TOKENIZER, prose[:k]))
+    tokenizer = Path(args.dir) / "tokenizer.json" if args.dir else TOKENIZER
+    count = lambda k: len(encode(tokenizer, prose[:k]))
     if count(len(prose)) < args.tokens:
         sys.exit(f"bench_checkpoint.py text: the prose makes fewer than {args.tokens} tokens")
     lo, hi = 1, len(prose)  # the smallest k with count(k) >= tokens
@@ -268,7 +293,8 @@ def cmd_ablate_peer(args):
 
     sampler = ResidentSampler()
     started = time.perf_counter()
-    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32)
+    dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=dtype)
     model.eval()
     load_seconds = time.perf_counter() - started
     blocks = model.transformer.h
@@ -318,6 +344,7 @@ def main():
     t = sub.add_parser("text")
     t.add_argument("out")
     t.add_argument("--tokens", type=int, default=1025)
+    t.add_argument("--dir", help="a checkpoint whose tokenizer counts the tokens (default: the Qwen2 fixture's)")
     p = sub.add_parser("peer")
     p.add_argument("dir")
     p.add_argument("text")
@@ -330,6 +357,7 @@ def main():
     a.add_argument("text")
     a.add_argument("--context", type=int, default=1024)
     a.add_argument("--threads", type=int, default=1)
+    a.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
     args = parser.parse_args()
     commands = {"write": cmd_write, "text": cmd_text, "peer": cmd_peer, "ablate-peer": cmd_ablate_peer}
     out = commands[args.cmd](args)

@@ -22,7 +22,7 @@ const OFFLINE = `${ROOT}dist/transformer-block-lesson.html`;
 // analytic half and the whole facade (397 KB), the page (41 KB), the prerendered stylesheets (each
 // sheet's own text, compacted: theme.js compactCss). Held where it is: 400 KB would need the lesson
 // served from the folder's minified modules and its analytic widgets waiting for the whole facade
-// (BENCHMARKS.md, "Embed only what a page uses: shown sooner").
+// (docs/benchmarks-history.md, "Embed only what a page uses: shown sooner").
 const SERVED_LESSON_TOTAL_GZIP = 745 * 1024;
 
 /** The markup of each widget's template in a prerendered file, its stylesheets left out, in order. */

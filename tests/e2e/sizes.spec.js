@@ -23,7 +23,7 @@ const LESSON = `${DIST}transformer-block-lesson.html`;
 // stepwise measurement in the wasm, CharModel in the worker's bundle): 349.8 and 272.7 KB, so 352
 // and 276 KB; a checkpoint's results files checked by the library (issue 19): 276.1 KB, so 277 KB
 // for the wasm. The aim is 300 KB for the lesson and 150 KB for the wasm: what
-// stands in the way is in BENCHMARKS.md ("What is in the wasm"); issue 18 gives TinyGPT its own
+// stands in the way is in docs/benchmarks-history.md ("What is in the wasm"); issue 18 gives TinyGPT its own
 // module, loaded on need.
 // The widgets' languages (issue 20): the one-tag script carries the English, French and Chinese
 // catalogs: 351.5 KB with six widgets translated, 358.2 KB with ten, so 362 KB. (Fetching the

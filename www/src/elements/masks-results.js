@@ -1,7 +1,7 @@
 // The results of example_masks that one <tb-masks> view shows, each asked of the wasm once. After
 // the first render the others its slider can reach are asked for while the page is idle, one call
 // (~0.3 ms) at a time, so a step of the slider reads a kept result instead of running both blocks
-// (BENCHMARKS.md, "tb-masks' results asked for in idle time"). The numbers are the wasm's: this
+// (docs/benchmarks-history.md, "tb-masks' results asked for in idle time"). The numbers are the wasm's: this
 // only keeps them.
 
 /** Runs `work` when the page is idle (a task of its own where requestIdleCallback is missing). */
