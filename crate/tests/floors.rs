@@ -1,34 +1,46 @@
-//! The library's imports follow its floors: a top-level module imports only the ones below it (the
-//! analytic model at the bottom, TinyGPT and the checkpoints' decoders above it, training and the
-//! experiments above them, the WebAssembly facade at the top), and no two modules import each other,
-//! directly or round a circle, but a module and the modules inside it (a parent's types are its
-//! children's to use, and it declares them). Read from the sources' `use` lines and their
-//! `crate::` / `super::` paths, tests' modules left out. The crates of issue 50 are to keep the same.
+//! The workspace's imports follow its floors. A crate depends only on the crates below it (the
+//! kernels, then transformer-block); within a crate a top-level module imports only the ones below
+//! it (in transformer-block: the analytic model at the bottom, TinyGPT and the checkpoints' decoders
+//! above it, then the checkpoints, training, the experiments, the WebAssembly facade at the top); and no two
+//! modules import each other, directly or round a circle, but a module and the modules inside it (a
+//! parent's types are its children's to use, and it declares them). Read from the manifests, and
+//! from the sources' `use` lines and `crate::` / `super::` paths, tests' modules left out.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The top-level modules, lowest floor first; each may import only those before it.
-const FLOORS: [&str; 17] = [
-    "digits",
-    "messages",
-    "error",
-    "numbers",
-    "formula",
-    "config",
-    "count",
-    "cost",
-    "report",
-    "embed",
-    "nn",
-    "checkpoint",
-    "train",
-    "examples",
-    "bench",
-    "experiments",
-    "web",
-];
+/// The workspace's crates, lowest floor first; each may depend only on those before it.
+const CRATES: [(&str, &str); 2] = [("tb-kernels", "kernels"), ("transformer-block", "crate")];
+
+/// Each crate's top-level modules, lowest floor first; each may import only those before it (and
+/// whatever the crates below hold).
+const FLOORS: [(&str, &[&str]); 1] = [(
+    "crate",
+    &[
+        "digits",
+        "messages",
+        "error",
+        "numbers",
+        "formula",
+        "config",
+        "count",
+        "cost",
+        "report",
+        "embed",
+        "nn",
+        "checkpoint",
+        "train",
+        "examples",
+        "bench",
+        "experiments",
+        "web",
+    ],
+)];
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -146,9 +158,10 @@ fn is_within(a: &[String], b: &[String]) -> bool {
     a.len() >= b.len() && a[..b.len()] == *b
 }
 
-/// module -> the modules it imports (not counting its own ancestors and descendants).
-fn imports() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+/// module -> the modules of the same crate it imports (not counting its own ancestors and
+/// descendants), for the crate in folder `dir`.
+fn imports(dir: &str) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let src = workspace().join(dir).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(&src, f)).collect();
@@ -176,17 +189,34 @@ fn imports() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
 }
 
 #[test]
+fn a_crate_depends_only_on_the_crates_below_it() {
+    for (at, (name, dir)) in CRATES.iter().enumerate() {
+        let manifest = std::fs::read_to_string(workspace().join(dir).join("Cargo.toml")).unwrap();
+        // Dependencies of every kind and target: a line naming another crate of the workspace by its path.
+        for (other_at, (other, other_dir)) in CRATES.iter().enumerate() {
+            let path = format!("path = \"../{other_dir}\"");
+            let named = manifest.lines().any(|l| l.trim_start().starts_with(other) && l.contains(&path));
+            assert!(!named || other_at < at, "{name} depends on {other}, a crate on its floor or above it");
+        }
+    }
+    let manifest = std::fs::read_to_string(workspace().join("crate/Cargo.toml")).unwrap();
+    assert!(manifest.contains("tb-kernels = { path = \"../kernels\""), "the reader of manifests reads them");
+}
+
+#[test]
 fn a_top_level_module_imports_only_the_floors_below_it() {
-    let floor = |m: &[String]| m.first().and_then(|top| FLOORS.iter().position(|f| f == top));
     let mut upward = Vec::new();
-    for (from, targets) in imports() {
-        let Some(f) = floor(&from) else {
-            assert!(from.is_empty(), "{}: a top-level module FLOORS does not place", from.join("::"));
-            continue;
-        };
-        for to in targets {
-            if floor(&to).is_some_and(|t| t > f) {
-                upward.push(format!("{} imports {}", from.join("::"), to.join("::")));
+    for (dir, floors) in FLOORS {
+        let floor = |m: &[String]| m.first().and_then(|top| floors.iter().position(|f| f == top));
+        for (from, targets) in imports(dir) {
+            let Some(f) = floor(&from) else {
+                assert!(from.is_empty(), "{dir}: {}: a top-level module FLOORS does not place", from.join("::"));
+                continue;
+            };
+            for to in targets {
+                if floor(&to).is_some_and(|t| t > f) {
+                    upward.push(format!("{dir}: {} imports {}", from.join("::"), to.join("::")));
+                }
             }
         }
     }
@@ -195,7 +225,15 @@ fn a_top_level_module_imports_only_the_floors_below_it() {
 
 #[test]
 fn no_two_modules_import_each_other_even_round_a_circle() {
-    let edges = imports();
+    let mut circles = Vec::new();
+    for (_, dir) in CRATES {
+        circles.extend(circles_in(&imports(dir)).into_iter().map(|c| format!("{dir}: {c}")));
+    }
+    assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
+}
+
+/// Every circle of imports among `edges`' modules, as "a -> b -> a".
+fn circles_in(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
     // Depth-first, each module's path kept: a module met again on it closes a circle.
     fn visit(
         m: &Vec<String>,
@@ -220,9 +258,9 @@ fn no_two_modules_import_each_other_even_round_a_circle() {
     }
     let (mut done, mut circles) = (BTreeSet::new(), Vec::new());
     for m in edges.keys() {
-        visit(m, &edges, &mut Vec::new(), &mut done, &mut circles);
+        visit(m, edges, &mut Vec::new(), &mut done, &mut circles);
     }
-    assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
+    circles
 }
 
 #[test]
@@ -232,7 +270,7 @@ fn the_reader_of_imports_reads_what_the_sources_write() {
         got,
         ["crate::nn::decoder::Decoder", "crate::nn::decoder::KvCache", "crate::nn::BlockMode", "super::to_js"]
     );
-    let edges = imports();
+    let edges = imports("crate");
     let web = |name: &str| vec!["web".to_string(), name.to_string()];
     assert!(
         edges[&web("checkpoint_sampling")].contains(&web("checkpoint")),
