@@ -2,7 +2,7 @@
 // checkpoint worker (its own wasm, with the checkpoint's tokenizer) and shows every block's heads.
 // The tables hold what transformers computes for the same folder and text (the committed
 // tests/reference/fixtures/checkpoints/*/inspect.json, which `tblock inspect` matches within 1e-4:
-// crate/tests/cli_checkpoint_inspect.rs). GPT-2 in f32, one file; Llama in bf16, three shards and
+// crate/tests/cli_checkpoints.rs). GPT-2 in f32, one file; Llama in bf16, three shards and
 // an index. Then the bad folders, Cancel, the analytic count, and the prerendered gallery page taken
 // over without a loading view between its figures; and the copy this browser keeps of a folder.
 import { readFileSync } from 'node:fs';
