@@ -113,14 +113,14 @@ pub fn stored_forward_on(
     }
 }
 
-#[cfg(test)]
+// Native only: in wasm the products are the kernels' own, tested there.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::nn::parallel::tests::{close, pattern};
     use tb_kernels::linear::linear_forward;
 
     #[test]
-    #[cfg(not(target_arch = "wasm32"))]
     fn a_stored_matrix_is_read_in_place_in_either_layout() {
         // nn.Linear's [out, in] rows from an offset (a slice of a head), and GPT-2's Conv1D [in, 3·out]
         // read a third at a time; f32 bytes, bf16 and f16 widened a panel at a time (the last shape
