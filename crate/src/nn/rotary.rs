@@ -137,9 +137,15 @@ impl Rotary {
 
     /// cos and sin of every pair's angle at positions 0..T, each [T, d_head/2].
     pub fn angles(&self, t_len: usize) -> (Vec<f32>, Vec<f32>) {
-        let half = self.inv_freq.len();
-        let (mut cos, mut sin) = (Vec::with_capacity(t_len * half), Vec::with_capacity(t_len * half));
-        for t in 0..t_len {
+        self.angles_of(0..t_len)
+    }
+
+    /// cos and sin of every pair's angle at `positions` (a KV cache's new ones), each
+    /// [positions.len(), d_head/2], row 0 the first position's.
+    pub fn angles_of(&self, positions: std::ops::Range<usize>) -> (Vec<f32>, Vec<f32>) {
+        let (half, n) = (self.inv_freq.len(), positions.len());
+        let (mut cos, mut sin) = (Vec::with_capacity(n * half), Vec::with_capacity(n * half));
+        for t in positions {
             for &f in &self.inv_freq {
                 // transformers computes the angle in f32 (position times frequency), then its cos/sin.
                 let angle = (t as f32 * f as f32) as f64;

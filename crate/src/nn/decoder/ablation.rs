@@ -117,7 +117,7 @@ impl<W: WeightSource> Decoder<W> {
         }
         let mode = if s.removed.is_none() { BlockMode::Removed } else { BlockMode::Overwritten };
         self.block_modes[s.k] = mode;
-        self.blocks_from(s.k, n, t, angles.as_ref(), None)?;
+        self.blocks_from(s.k, n, t, angles.as_ref(), None, None)?;
         self.final_norm(t)?;
         let loss = self.head_loss(t, &s.targets)?;
         self.block_modes[s.k] = BlockMode::Intact;
@@ -127,7 +127,7 @@ impl<W: WeightSource> Decoder<W> {
                 s.blocks.push((removed, loss));
                 // The intact stream on through block k.
                 self.act.x.clone_from(&s.stream);
-                self.blocks_from(s.k, s.k + 1, t, angles.as_ref(), None)?;
+                self.blocks_from(s.k, s.k + 1, t, angles.as_ref(), None, None)?;
                 s.stream.clone_from(&self.act.x);
                 s.k += 1;
             }

@@ -38,7 +38,7 @@ impl<W: WeightSource> Decoder<W> {
         t: usize,
         mode: BlockMode,
         angles: Option<&(Vec<f32>, Vec<f32>)>,
-        past: Option<&mut LayerCache>,
+        mut past: Option<&mut LayerCache>,
     ) -> Result<()> {
         let s = &self.shape;
         let (d, f, qw, kw, eps) = (s.d_model, s.d_ff, s.q_width(), s.kv_width(), s.eps);
@@ -94,16 +94,14 @@ impl<W: WeightSource> Decoder<W> {
             window: s.window,
         };
         let heads = sized(&mut a.heads, t * qw);
+        // With a cache: these positions' keys and values added to it, and read with those before.
+        let first = past.as_deref_mut().map_or(0, |p| p.extend(&a.k, &a.v, kw));
         match past {
-            Some(past) if !past.is_empty() => {
-                let first = past.extend(&a.k, &a.v, kw);
+            Some(p) if first > 0 => {
                 let shape = GqaShape { seq_len: first + t, ..shape };
-                gqa_attention_from(heads, &a.q, &past.keys, &past.values, shape, first, &mut a.weights_row);
+                gqa_attention_from(heads, &a.q, &p.keys, &p.values, shape, first, &mut a.weights_row);
             }
-            past => {
-                if let Some(past) = past {
-                    past.extend(&a.k, &a.v, kw);
-                }
+            _ => {
                 let shown = a.shown_attention.as_deref_mut();
                 attention_on(kernel, threads, heads, &a.q, &a.k, &a.v, shape, &mut a.weights_row, shown);
             }

@@ -54,7 +54,7 @@ impl<W: WeightSource> Decoder<W> {
             // The block's attention fills these as it runs; a removed block runs nothing, so its
             // weights stay all 0.
             self.act.shown_attention = Some(vec![0.0; h * t * t]);
-            let ran = self.blocks_from(i, i + 1, t, angles.as_ref(), None);
+            let ran = self.blocks_from(i, i + 1, t, angles.as_ref(), None, None);
             let weights = self.act.shown_attention.take().unwrap_or_default();
             ran?;
             attentions.push(weights);

@@ -24,10 +24,6 @@ pub(crate) struct LayerCache {
 }
 
 impl LayerCache {
-    pub(super) fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// Appends the keys and values of new positions (k, v [T, kv_width]); the positions held before.
     pub(super) fn extend(&mut self, k: &[f32], v: &[f32], kv_width: usize) -> usize {
         let before = self.keys.len() / kv_width.max(1);
@@ -116,21 +112,8 @@ impl<W: WeightSource> Decoder<W> {
     /// extended, then the final norm and the head on the last.
     fn run_cached(&mut self, cache: &mut KvCache, ids: &[usize], first: usize) -> Result<Vec<f32>> {
         let t = self.embed_at(&ids[first..], first)?;
-        // The angles of positions first..first + T.
-        let angles = self.shape.rotary.as_ref().map(|r| {
-            let (cos, sin) = r.angles(ids.len());
-            let half = self.shape.head_dim / 2;
-            (cos[first * half..].to_vec(), sin[first * half..].to_vec())
-        });
-        for i in 0..self.shape.n_layers {
-            let mode = self.block_modes[i];
-            if mode == BlockMode::Removed {
-                continue;
-            }
-            self.load_block(i)?;
-            self.block_forward(i, t, mode, angles.as_ref(), Some(&mut cache.layers[i]))?;
-            std::mem::swap(&mut self.act.x, &mut self.act.output);
-        }
+        let angles = self.shape.rotary.as_ref().map(|r| r.angles_of(first..ids.len()));
+        self.blocks_from(0, self.shape.n_layers, t, angles.as_ref(), None, Some(&mut cache.layers))?;
         self.final_norm(t)?;
         self.last_row_logits(t)
     }

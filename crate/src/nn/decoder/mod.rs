@@ -24,6 +24,7 @@ use block_weights::{BlockWeights, Names};
 pub use footprint::Footprint;
 pub use inspect::{DecoderInspection, NextToken, MAX_INSPECTED_TOKENS};
 pub use kv_cache::KvCache;
+use kv_cache::LayerCache;
 use matrices::Matrices;
 
 use super::decoder_shape::{DecoderShape, Layout};
@@ -186,7 +187,7 @@ impl<W: WeightSource> Decoder<W> {
     fn run_blocks(&mut self, ids: &[usize], streams: Option<StreamWatcher>) -> Result<()> {
         let t = self.embed(ids)?;
         let angles = self.shape.rotary.as_ref().map(|r| r.angles(t));
-        self.blocks_from(0, self.shape.n_layers, t, angles.as_ref(), streams)?;
+        self.blocks_from(0, self.shape.n_layers, t, angles.as_ref(), streams, None)?;
         self.final_norm(t)
     }
 
@@ -227,7 +228,9 @@ impl<W: WeightSource> Decoder<W> {
     }
 
     /// Blocks `from..to` (each in its mode) on the stream entering block `from`, act.x [T, d], which
-    /// they leave there; `streams(i, ...)` sees the stream around each block run, when given.
+    /// they leave there; `streams(i, ...)` sees the stream around each block run, when given. With
+    /// `cache` (a layer a block), the T rows are the positions after those cached, and each block
+    /// reads and extends its layer.
     fn blocks_from(
         &mut self,
         from: usize,
@@ -235,6 +238,7 @@ impl<W: WeightSource> Decoder<W> {
         t: usize,
         angles: Option<&(Vec<f32>, Vec<f32>)>,
         mut streams: Option<StreamWatcher>,
+        mut cache: Option<&mut [LayerCache]>,
     ) -> Result<()> {
         for i in from..to.min(self.shape.n_layers) {
             let mode = self.block_modes.get(i).copied().unwrap_or_default();
@@ -242,7 +246,8 @@ impl<W: WeightSource> Decoder<W> {
                 continue;
             }
             self.load_block(i)?;
-            self.block_forward(i, t, mode, angles, None)?;
+            let past = cache.as_deref_mut().and_then(|layers| layers.get_mut(i));
+            self.block_forward(i, t, mode, angles, past)?;
             if let Some(f) = streams.as_deref_mut() {
                 let a = &self.act;
                 f(
