@@ -39,6 +39,10 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
 /// V8 and the native build both have).
 const ROWS: usize = 4;
 const OUTPUTS: usize = 2;
+/// Outputs at a time for a row alone (a written token's one position): each of its weights is read
+/// once, so eight running sums in flight (eight vectors and the row's one) keep the adds busy where
+/// two waited on each other, bound by their latency; every output summed in the same order still.
+const OUTPUTS_ALONE: usize = 8;
 
 /// out [N, out] = inp [N, in] · weightᵀ + bias
 ///
@@ -59,7 +63,7 @@ pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option
     // stay in cache while all the rows read them, rather than the whole weight streaming from memory
     // once per ROWS rows (a real checkpoint's layers in wasm: 13 tokens through GPT-2 small took 1.4 s,
     // bound by memory). Each output's sum is the same whichever block it falls in.
-    let block = (OUTPUT_BLOCK_BYTES / (4 * c_in)).max(1).next_multiple_of(OUTPUTS);
+    let block = (OUTPUT_BLOCK_BYTES / (4 * c_in)).max(1).next_multiple_of(OUTPUTS_ALONE);
     for o0 in (0..c_out).step_by(block) {
         let outputs = o0..(o0 + block).min(c_out);
         // Tiles of ROWS rows; the last ends at the last row, so the rows mod ROWS left over share a
@@ -69,13 +73,15 @@ pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option
         while r < rows && rows >= ROWS {
             // SAFETY: the tile's rows (from r, or rows − ROWS for the last) end by `rows`, so they fit
             // out and inp; outputs lie within c_out; the weight and bias are long enough (above).
-            unsafe { forward_rows::<ROWS>(out, inp, weight, bias, c_in, c_out, r.min(rows - ROWS), outputs.clone()) };
+            unsafe {
+                forward_rows::<ROWS, OUTPUTS>(out, inp, weight, bias, c_in, c_out, r.min(rows - ROWS), outputs.clone())
+            };
             r += ROWS;
         }
         // Fewer rows than a tile: one at a time.
         for r in r..rows {
             // SAFETY: as above, for row r.
-            unsafe { forward_rows::<1>(out, inp, weight, bias, c_in, c_out, r, outputs.clone()) };
+            unsafe { forward_rows::<1, OUTPUTS_ALONE>(out, inp, weight, bias, c_in, c_out, r, outputs.clone()) };
         }
     }
 }
@@ -92,7 +98,7 @@ const OUTPUT_BLOCK_BYTES: usize = 128 * 1024;
 /// outputs.end ≤ c_out.
 #[inline(always)]
 #[allow(clippy::needless_range_loop, clippy::too_many_arguments)] // i and j index two arrays of the tile at once
-unsafe fn forward_rows<const R: usize>(
+unsafe fn forward_rows<const R: usize, const O: usize>(
     out: &mut [f32],
     inp: &[f32],
     weight: &[f32],
@@ -113,26 +119,26 @@ unsafe fn forward_rows<const R: usize>(
         acc.sum() + tail + bias.map_or(0.0, |b| *b.as_ptr().add(o))
     };
     let mut o = outputs.start;
-    while o + OUTPUTS <= outputs.end {
-        let w: [*const f32; OUTPUTS] = core::array::from_fn(|j| w_ptr.add((o + j) * c_in));
-        let mut acc = [[F4::splat(0.0); OUTPUTS]; R];
+    while o + O <= outputs.end {
+        let w: [*const f32; O] = core::array::from_fn(|j| w_ptr.add((o + j) * c_in));
+        let mut acc = [[F4::splat(0.0); O]; R];
         let mut k = 0;
         while k < k4 {
-            let wv: [F4; OUTPUTS] = core::array::from_fn(|j| F4::read(w[j].add(k)));
+            let wv: [F4; O] = core::array::from_fn(|j| F4::read(w[j].add(k)));
             for i in 0..R {
                 let xv = F4::read(x[i].add(k));
-                for j in 0..OUTPUTS {
+                for j in 0..O {
                     acc[i][j] = acc[i][j].mul_add(xv, wv[j]);
                 }
             }
             k += 4;
         }
         for i in 0..R {
-            for j in 0..OUTPUTS {
+            for j in 0..O {
                 *out.add((r + i) * c_out + o + j) = finish(acc[i][j], x[i], w[j], o + j);
             }
         }
-        o += OUTPUTS;
+        o += O;
     }
     for o in o..outputs.end {
         let w = w_ptr.add(o * c_in);
