@@ -56,6 +56,13 @@ setup:
 	$(call stage,'setup: scripts/setup.sh')
 	scripts/setup.sh
 
+# rust-src (setup adds it for the threads build below) puts its own path on this machine into every
+# wasm's panic locations, where /rustc/<commit>/ stands without it: mapped back, so every build has the
+# same bytes wherever it is built. (Cargo adds these flags to .cargo/config.toml's for wasm32; the
+# builds that set RUSTFLAGS, which replaces both, carry them too.)
+RUST_SRC_REMAP := --remap-path-prefix=$(shell rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust=/rustc/$(shell rustc -vV 2>/dev/null | sed -n 's/commit-hash: //p')
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := $(RUST_SRC_REMAP)
+
 # Four builds of the facade (crate/Cargo.toml's features; www/src/wasm.js picks): whole
 # (transformer_block*: the bundles inline it, a served page fetches it when a widget trains, times or
 # experiments), its analytic half alone (analytic*: the analytic model and the worked examples, the
@@ -67,9 +74,18 @@ setup:
 # relaxed SIMD), in a target directory of its own (other RUSTFLAGS would rebuild the rest each time).
 # Both have the same exports, so they share one glue module (checked: cmp).
 RELAXED := target/relaxed
-RELAXED_ENV := CARGO_TARGET_DIR=$(CURDIR)/$(RELAXED) RUSTFLAGS='-C target-feature=+simd128,+relaxed-simd'
+RELAXED_ENV := CARGO_TARGET_DIR=$(CURDIR)/$(RELAXED) RUSTFLAGS='-C target-feature=+simd128,+relaxed-simd $(RUST_SRC_REMAP)'
+# And a third time on threads (feature threads: checkpoint-threads*, with its own glue), for a
+# cross-origin isolated page: shared memory and atomics, so std rebuilt for them (rust-src, cargo's
+# build-std on the stable compiler: RUSTC_BOOTSTRAP), in a target directory of its own; wasm-pack's
+# wasm-opt flags lack threads, so it is optimised here (scripts/wasm-threads.mjs adds its glue).
+THREADS := target/threads
+THREADS_ENV := RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=panic_abort,std CARGO_TARGET_DIR=$(CURDIR)/$(THREADS) \
+	RUSTFLAGS='$(RUST_SRC_REMAP) -C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 -C link-arg=--shared-memory \
+	-C link-arg=--max-memory=4294967296 -C link-arg=--import-memory -C link-arg=--export=__wasm_init_tls \
+	-C link-arg=--export=__tls_size -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base'
 wasm:
-	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, TinyGPT read alone, the checkpoint facade twice)')
+	$(call stage,'wasm: release builds into www/pkg/ (the whole facade, its analytic half, TinyGPT read alone, the checkpoint facade three times)')
 	@[ -x node_modules/.bin/wasm-opt ] || { echo 'make wasm: no node_modules/.bin/wasm-opt; run make setup' >&2; exit 1; }
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --no-typescript --no-pack
 	wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../www/pkg --out-name analytic --no-typescript --no-pack -- --no-default-features --features analytic-facade
@@ -78,6 +94,9 @@ wasm:
 	$(RELAXED_ENV) wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../$(RELAXED)/pkg --out-name checkpoint --no-typescript --no-pack -- --no-default-features --features checkpoint-facade
 	@cmp -s $(RELAXED)/pkg/checkpoint.js www/pkg/checkpoint.js || { echo 'make wasm: the relaxed-SIMD checkpoint engine needs other glue than www/pkg/checkpoint.js' >&2; exit 1; }
 	cp $(RELAXED)/pkg/checkpoint_bg.wasm www/pkg/checkpoint-relaxed_bg.wasm
+	$(THREADS_ENV) wasm-pack build $(CRATE) --profile wasm-release --target web --out-dir ../$(THREADS)/pkg --out-name checkpoint-threads --no-typescript --no-pack --no-opt -- --no-default-features --features threads
+	wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-simd --enable-threads --enable-mutable-globals --enable-sign-ext $(THREADS)/pkg/checkpoint-threads_bg.wasm -o www/pkg/checkpoint-threads_bg.wasm
+	node scripts/wasm-threads.mjs $(THREADS)/pkg www/pkg
 	@ls -l www/pkg/*.wasm
 
 # What leaves the repository (scripts/build-dist.mjs): dist/transformer-block.js (one classic script,
@@ -213,6 +232,7 @@ test-clippy:
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features analytic-facade -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features tinygpt-facade -- -D warnings
 	cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features checkpoint-facade -- -D warnings
+	$(THREADS_ENV) cargo clippy --package transformer-block --lib --target wasm32-unknown-unknown --no-default-features --features threads -- -D warnings
 	cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings
 	$(RELAXED_ENV) cargo clippy --package tb-kernels --lib --tests --target wasm32-unknown-unknown -- -D warnings
 

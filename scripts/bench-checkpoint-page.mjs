@@ -11,7 +11,9 @@
 // task in the worker (the stream and the ablation over one window of 64 positions, 32 tokens written
 // on, the first and each after it timed: through the KV cache, one position a token); and the tasks on the page's main thread meanwhile (PerformanceObserver 'longtask': every task
 // over 50 ms); and the engine alone through the client beside onnxruntime-web's wasm backend on the
-// same weights (bench-onnx-peer.mjs, skipped with its reason when it cannot be had). Prints JSON; never
+// same weights (bench-onnx-peer.mjs, skipped with its reason when it cannot be had), each on one
+// thread and on the machine's cores (the page is sent cross-origin isolated: the worker runs the
+// threads build; Write on is timed on both too). Prints JSON; never
 // asserted (timings on a shared machine), written down in BENCHMARKS.md.
 //
 //   TBLOCK_BENCH_GPT2_DIR=dir   the checkpoint (default /tmp/tblock-bench-gpt2-small; written with
@@ -55,9 +57,12 @@ try {
     window.__long = [];
     new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
   });
+  // Sent cross-origin isolated, as serve.mjs sends its pages: the worker runs the threads build on a
+  // pool of the machine's cores (and onnxruntime-web may start its threads).
   await page.route('**/bench-checkpoint.html', (route) =>
     route.fulfill({
       contentType: 'text/html',
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
       body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/src/elements/attention.js"></script></head><body><tb-attention weights-src="/gallery/models/bench-gpt2/" text="the"></tb-attention></body></html>',
     }),
   );
@@ -127,19 +132,30 @@ try {
       const gaps = at.slice(1).map((t, i) => t - at[i]).sort((a, b) => a - b);
       return { first_token_ms: Math.round(at[0] - t0), after_first_median_ms: Math.round(gaps[Math.floor(gaps.length / 2)] * 10) / 10, after_first_max_ms: Math.round(gaps[gaps.length - 1]), tokens: at.length };
     };
-    return {
+    const prompt = 'the residual stream carries every token through each block of the model';
+    const pool = c.info.threads;
+    const figures = {
+      threads: pool,
       stream: await timed({ name: 'stream', text, context: 64 }),
       ablation: await timed({ name: 'ablation', text, context: 64 }),
-      write_on_32_tokens: await writeOn('the residual stream carries every token through each block of the model'),
+      write_on_32_tokens: await writeOn(prompt),
     };
+    if (pool > 1) {
+      await c.setThreads(1);
+      figures.write_on_32_tokens_one_thread = await writeOn(prompt);
+      await c.setThreads(pool);
+    }
+    return figures;
   });
   const longWhileMeasuring = await page.evaluate(() => window.__long.splice(0));
   // The engine alone, beside onnxruntime-web's: one forward through the client, no drawing. At 64
   // tokens an inspection (every block's weights and the next token, as the ONNX model gives); at
   // 256 a stream window of 256 positions (one pass of the same blocks: the page inspects up to 64).
-  const engine = await page.evaluate(async (runs) => {
+  // On the pool's threads, then on one.
+  const onThreads = (threads) => page.evaluate(async ({ runs, threads }) => {
     const { openCheckpoint } = await import('/src/checkpoint/client.js');
     const c = openCheckpoint({ href: new URL('/gallery/models/bench-gpt2/', location.href).href });
+    await c.setThreads(threads);
     const letters = (n, shift) => Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7 + shift) % 26]).join(' ');
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     let words = 64;
@@ -159,15 +175,24 @@ try {
       stream.push(Math.round(performance.now() - t0));
     }
     return {
+      threads,
       ids: Array.from(first.ids),
       next_id: first.next[0].id,
       forward_by_tokens: { [first.ids.length]: { median_ms: median(times), runs: times }, 256: { median_ms: median(stream), runs: stream, how: 'a stream window' } },
     };
-  }, RUNS);
+  }, { runs: RUNS, threads });
+  const pool = await page.evaluate(() => navigator.hardwareConcurrency);
+  const engines = [await onThreads(1)];
+  if (pool > 1 && engineBuild === 'threads') engines.push(await onThreads(Math.min(pool, 8)));
+  const engine = engines[0];
   const T = engine.ids.length;
-  const ort = await ortForwards(page, ortPeer, { [T]: engine.ids, 256: Array.from({ length: 256 }, (_, i) => engine.ids[i % T]) }, RUNS);
-  if (ort.forward_by_tokens && ort.forward_by_tokens[T].next_id !== engine.next_id) {
-    throw new Error(`onnxruntime-web's next token ${ort.forward_by_tokens[T].next_id} is not the page's ${engine.next_id}: not the same model`);
+  const idsByLength = { [T]: engine.ids, 256: Array.from({ length: 256 }, (_, i) => engine.ids[i % T]) };
+  const orts = [await ortForwards(page, ortPeer, idsByLength, RUNS, 1)];
+  if (engines.length > 1) orts.push(await ortForwards(page, ortPeer, idsByLength, RUNS, engines[1].threads));
+  for (const ort of orts) {
+    if (ort.forward_by_tokens && ort.forward_by_tokens[T].next_id !== engine.next_id) {
+      throw new Error(`onnxruntime-web's next token ${ort.forward_by_tokens[T].next_id} is not the page's ${engine.next_id}: not the same model`);
+    }
   }
   // A reload: the folder is now kept in this browser (Cache Storage), read from the disk, not the site.
   await att.locator('.model-note .kept button').waitFor({ timeout: 600_000 });
@@ -186,8 +211,8 @@ try {
     memory_over_weights: Number((memory / arrive.bytes).toFixed(3)),
     experiments_at_64_positions: runs,
     engine: engineBuild,
-    engine_forward_by_tokens: engine.forward_by_tokens,
-    onnxruntime_web: ort,
+    engine_forward_by_tokens: Object.fromEntries(engines.map((e) => [`${e.threads} thread${e.threads > 1 ? 's' : ''}`, e.forward_by_tokens])),
+    onnxruntime_web: Object.fromEntries(orts.map((o, i) => [`${[1, engines[1]?.threads][i]} thread${i ? 's' : ''}`, o])),
     main_thread_long_tasks_ms: { loading: longWhileLoading, reading: longWhileReading, measuring: longWhileMeasuring },
   };
   console.log(JSON.stringify(info, null, 2));

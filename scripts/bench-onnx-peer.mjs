@@ -1,14 +1,15 @@
 // The onnxruntime-web peer of `make bench-checkpoint-page` (bench-checkpoint-page.mjs): the same
 // GPT-2-small-shaped weights exported to ONNX (scripts/bench_onnx.py, the reference venv with onnx
-// and onnxscript), run by onnxruntime-web's wasm backend on one thread in the same Chromium, the
+// and onnxscript), run by onnxruntime-web's wasm backend on `threads` threads (its own pool, where the
+// page is cross-origin isolated) in the same Chromium, the
 // engine Transformer Explainer uses. Never part of make test: the npm package (154 MB) goes into
 // target/bench-ort/, installed here when missing, at the version pinned below.
 //
 //   const peer = prepareOrt(dir, served)   // copies model.onnx and the runtime beside the page;
 //                                          // { skipped: why } when either cannot be had
-//   await ortForwards(page, peer, idsByLength, runs)
+//   await ortForwards(page, peer, idsByLength, runs, threads = 1)
 //     idsByLength: { [T]: number[] } the token ids the page's forward read at T tokens
-//     -> { version, session_ms, forward_by_tokens: { [T]: { median_ms, runs, next_id } } }
+//     -> { version, threads, session_ms, forward_by_tokens: { [T]: { median_ms, runs, next_id } } }
 //        next_id: the likeliest next token (the page's must be the same)
 
 import { execFileSync } from 'node:child_process';
@@ -46,12 +47,12 @@ export function prepareOrt(dir, served) {
   return { base: `/${served.slice(join(ROOT, 'www').length + 1)}/` };
 }
 
-export async function ortForwards(page, peer, idsByLength, runs) {
+export async function ortForwards(page, peer, idsByLength, runs, threads = 1) {
   if (peer.skipped) return peer;
   return page.evaluate(
-    async ({ base, idsByLength, runs, version }) => {
+    async ({ base, idsByLength, runs, version, threads }) => {
       const ort = await import(`${base}ort/ort.wasm.min.mjs`);
-      Object.assign(ort.env.wasm, { numThreads: 1, proxy: false, wasmPaths: `${base}ort/` });
+      Object.assign(ort.env.wasm, { numThreads: threads, proxy: false, wasmPaths: `${base}ort/` });
       const t0 = performance.now();
       const session = await ort.InferenceSession.create(`${base}model.onnx`, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
       const session_ms = Math.round(performance.now() - t0);
@@ -72,8 +73,8 @@ export async function ortForwards(page, peer, idsByLength, runs) {
         forward_by_tokens[length] = { median_ms: median(times), runs: times, next_id };
       }
       await session.release();
-      return { version, threads: 1, session_ms, forward_by_tokens };
+      return { version, threads, session_ms, forward_by_tokens };
     },
-    { base: peer.base, idsByLength, runs, version: ORT_VERSION },
+    { base: peer.base, idsByLength, runs, version: ORT_VERSION, threads },
   );
 }

@@ -11,7 +11,8 @@
 //
 // Binds to 127.0.0.1 only, serves GET and HEAD, sends the MIME types browsers insist on
 // (application/wasm for WebAssembly streaming compilation, text/javascript for modules), tells the
-// browser to revalidate (a rebuilt wasm shows up on reload), and refuses any path outside its root.
+// browser to revalidate (a rebuilt wasm shows up on reload), sends COOP and COEP (the page cross-origin
+// isolated: a checkpoint runs on threads), and refuses any path outside its root.
 //
 // The sources, prerendered: where `make dist` wrote a page with its widgets' first render in it
 // (scripts/prerender.mjs, into dist/pages/), that page is served in place of ROOT's, as long as it is
@@ -150,6 +151,10 @@ const server = createServer(async (req, res) => {
       'Last-Modified': new Date(found.modified).toUTCString(),
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
+      // Cross-origin isolated: the checkpoint worker may share memory with a pool of threads
+      // (www/src/checkpoint/worker.js), as docs/hosting.md asks every host to send.
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
       ...(SITE ? { Vary: 'Accept-Encoding' } : {}),
       ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
     });

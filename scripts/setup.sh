@@ -12,7 +12,7 @@
 #   Debian   chromium, chromium-driver, firefox-esr (browser tests); xz-utils (make dist packs the
 #            wasm it inlines with xz); hugo and python3-venv (two of the fixture sites, tests/sites/);
 #            node and npm if absent
-#   rustup   the wasm32-unknown-unknown target, rustfmt, clippy
+#   rustup   the wasm32-unknown-unknown target, rustfmt, clippy, rust-src (std rebuilt for threads)
 #   cargo    wasm-bindgen-cli (exactly the version crate/Cargo.toml pins), wasm-pack, geckodriver
 #   npm      the packages of package-lock.json (`npm ci`), without Playwright's browser download:
 #            @playwright/test, and binaryen, whose wasm-opt the Makefile puts first on PATH (Debian
@@ -72,11 +72,12 @@ if command -v rustup >/dev/null; then
     rustup target add wasm32-unknown-unknown
   fi
   components=$(rustup component list --installed)
-  for c in rustfmt clippy; do
+  # rust-src: the threads build of the checkpoint facade rebuilds std with atomics (Makefile THREADS_ENV).
+  for c in rustfmt clippy rust-src; do
     grep -q "^$c" <<<"$components" || { say "adding $c"; rustup component add "$c"; }
   done
 else
-  say "no rustup: assuming the toolchain already has wasm32-unknown-unknown, rustfmt and clippy"
+  say "no rustup: assuming the toolchain already has wasm32-unknown-unknown, rustfmt, clippy and rust-src"
 fi
 
 # `cargo install NAME VERSION` unless `BIN --version` already reports VERSION (second word).

@@ -15,6 +15,7 @@
 //                               with the lesson's own module built with them, sharing their chunks
 //   prerendered/*.css           the prerendered widgets' stylesheets
 //   styles.css, gallery/models/, gallery/results/, transformer-block-lesson*.html
+//   _headers                    COOP and COEP for every file (Netlify's and Cloudflare Pages' form)
 //   *.br, *.gz                  each text or wasm file precompressed beside it (brotli 11, gzip 9),
 //                               for a host that serves them (scripts/serve.mjs --site does)
 //
@@ -38,6 +39,16 @@ const FOLDER = 'transformer-block';
 const LESSON_MODULE = 'pages/lesson';
 /** The files worth a precompressed copy: text and wasm (the checkpoints' weights barely shrink). */
 const COMPRESSED = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt']);
+
+/**
+ * The headers the site wants sent with every file, in the `_headers` form Netlify and Cloudflare
+ * Pages read from the folder they publish: cross-origin isolated, so a real checkpoint runs on
+ * threads (docs/hosts.md says how on other hosts).
+ */
+export const HEADERS = `/*
+  Cross-Origin-Opener-Policy: same-origin
+  Cross-Origin-Embedder-Policy: require-corp
+`;
 
 /** SITE_URL as a URL ending in '/', or a BuildError saying what is allowed. */
 export function siteUrl(text = 'http://localhost:8000/') {
@@ -199,6 +210,7 @@ export async function main({ base = siteUrl(process.env.SITE_URL || undefined) }
   // The element pages' copy buttons (scripts/dist/element-docs.mjs): a page script of the gallery's own.
   copyFileSync(join(WWW, 'gallery', 'copy-snippets.js'), join(OUT, 'gallery', 'copy-snippets.js'));
   for (const { file } of EDITIONS) if (existsSync(join(DIST, file))) copyFileSync(join(DIST, file), join(OUT, file));
+  writeFileSync(join(OUT, '_headers'), HEADERS);
 
   checkReferences(OUT, pages);
   const { raw, br } = precompress(OUT);

@@ -4,16 +4,19 @@
 //
 //   train-worker.js              the training worker (the classic script the bundles inline)
 //   pkg/checkpoint-worker.js     a real checkpoint's worker (www/src/checkpoint/worker.js and the
-//                                engine's glue, one module), beside the engine's two builds it
-//                                fetches: pkg/checkpoint_bg.wasm, pkg/checkpoint-relaxed_bg.wasm
+//                                engine's glue, one module), beside the engine's builds it fetches:
+//                                pkg/checkpoint_bg.wasm, pkg/checkpoint-relaxed_bg.wasm, and the
+//                                threads build with its own glue and its pool's worker
+//                                (pkg/checkpoint-threads.js, _bg.wasm, snippets/wasm-bindgen-rayon-*/)
 //
 //   esbuild.build({ …, plugins: FOLDER_WORKER_PLUGINS })   // the element modules start them
 //   writeFileSync(…/pkg/checkpoint-worker.js, await checkpointWorker())
 
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { SRC, TARGET, fail } from './common.mjs';
+import { PKG, SRC, TARGET, fail } from './common.mjs';
 import { replaced } from './bundle.mjs';
 
 /** Where the folder keeps each worker, from the folder. */
@@ -21,6 +24,16 @@ export const TRAIN_WORKER = 'train-worker.js';
 export const CHECKPOINT_WORKER = 'pkg/checkpoint-worker.js';
 /** The engine's builds the checkpoint worker fetches from beside itself (www/pkg/). */
 export const CHECKPOINT_WASM = ['checkpoint_bg.wasm', 'checkpoint-relaxed_bg.wasm'];
+
+/**
+ * The threads build's files, from www/pkg/: its glue, its wasm, and the worker its pool starts
+ * (wasm-bindgen-rayon's, in a folder named by its hash), as paths under pkg/.
+ */
+export function checkpointThreadsFiles() {
+  const rayon = readdirSync(join(PKG, 'snippets')).filter((d) => d.startsWith('wasm-bindgen-rayon-'));
+  if (rayon.length !== 1) fail(`www/pkg/snippets/ holds ${rayon.length} wasm-bindgen-rayon folders, not one: run \`make wasm\` again`);
+  return ['checkpoint-threads.js', 'checkpoint-threads_bg.wasm', `snippets/${rayon[0]}/src/workerHelpers.no-bundler.js`];
+}
 
 /** www/src/train/worker-url.js: the training worker from the folder's file. */
 const trainWorker = replaced(
@@ -63,12 +76,12 @@ export function checkWorkerStarters(outputs, out) {
 /**
  * The checkpoint worker as one ES module for the folder's pkg/: www/src/checkpoint/worker.js with
  * what it imports, the engine's glue included, so that the glue's own URL for the SIMD128 build
- * (checkpoint_bg.wasm beside it) is right, and the relaxed build's, written from www/src/ as
- * ../../pkg/, made beside it too.
+ * (checkpoint_bg.wasm beside it) is right, and the relaxed build's and the threads build's glue,
+ * written from www/src/ as ../../pkg/, made beside it too.
  */
 export async function checkpointWorker() {
   const WORKER = join(SRC, 'checkpoint', 'worker.js');
-  const FROM_SRC = "'../../pkg/checkpoint-relaxed_bg.wasm'";
+  const FROM_SRC = ["'../../pkg/checkpoint-relaxed_bg.wasm'", "'../../pkg/checkpoint-threads.js'"];
   const result = await esbuild.build({
     entryPoints: [WORKER],
     bundle: true,
@@ -82,9 +95,12 @@ export async function checkpointWorker() {
         name: 'relaxed-beside',
         setup(build) {
           build.onLoad({ filter: /[\\/]checkpoint[\\/]worker\.js$/ }, async (args) => {
-            const source = await readFile(args.path, 'utf8');
-            if (!source.includes(FROM_SRC)) fail(`www/src/checkpoint/worker.js no longer fetches ${FROM_SRC}: update scripts/dist/folder-workers.mjs`);
-            return { loader: 'js', contents: source.replace(FROM_SRC, "'./checkpoint-relaxed_bg.wasm'") };
+            let source = await readFile(args.path, 'utf8');
+            for (const from of FROM_SRC) {
+              if (!source.includes(from)) fail(`www/src/checkpoint/worker.js no longer fetches ${from}: update scripts/dist/folder-workers.mjs`);
+              source = source.replace(from, from.replace('../../pkg/', './'));
+            }
+            return { loader: 'js', contents: source };
           });
         },
       },

@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { PKG, SRC, TARGET, fail } from './common.mjs';
 import { build, trainingWorker } from './bundle.mjs';
-import { CHECKPOINT_WASM, CHECKPOINT_WORKER, FOLDER_WORKER_PLUGINS, TRAIN_WORKER, checkWorkerStarters, checkpointWorker } from './folder-workers.mjs';
+import { CHECKPOINT_WASM, CHECKPOINT_WORKER, FOLDER_WORKER_PLUGINS, TRAIN_WORKER, checkWorkerStarters, checkpointThreadsFiles, checkpointWorker } from './folder-workers.mjs';
 
 /** The autoloader's most (gzip): it is the one request every page makes. */
 export const AUTOLOADER_BUDGET_GZIP = 10 * 1024;
@@ -107,7 +107,10 @@ export async function buildFolder(elements, out, banner, { pages } = {}) {
   checkWorkerStarters(outputs, out);
   writeFileSync(join(out, TRAIN_WORKER), await trainingWorker());
   mkdirSync(join(out, 'pkg'), { recursive: true });
-  for (const f of [...PKG_FILES, ...CHECKPOINT_WASM]) copyFileSync(join(PKG, f), join(out, 'pkg', f));
+  for (const f of [...PKG_FILES, ...CHECKPOINT_WASM, ...checkpointThreadsFiles()]) {
+    mkdirSync(dirname(join(out, 'pkg', f)), { recursive: true });
+    copyFileSync(join(PKG, f), join(out, 'pkg', f));
+  }
   writeFileSync(join(out, CHECKPOINT_WORKER), await checkpointWorker());
 
   const tags = Object.fromEntries(elements.map((e) => [e.tag, `elements/${basename(e.file)}`]));

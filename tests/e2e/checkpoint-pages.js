@@ -30,11 +30,16 @@ export async function serveFolder(page, name, as = name, { omit = [] } = {}) {
   });
 }
 
-/** A course page holding `html`, served at /course/page.html, opened; the 404s a folder is probed with are expected. */
-export async function coursePage(page, html) {
+/**
+ * A course page holding `html`, served at /course/page.html, opened; the 404s a folder is probed
+ * with are expected. `isolated`: sent with COOP and COEP, as scripts/serve.mjs sends its pages (a
+ * checkpoint then runs on threads); else without, as a host that sends neither.
+ */
+export async function coursePage(page, html, { isolated = false } = {}) {
   await page.context().route('**/course/page.html', (route) =>
     route.fulfill({
       contentType: 'text/html',
+      headers: isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {},
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title>
 <script type="module" src="/src/elements/index.js"></script></head><body>${html}</body></html>`,
     }),

@@ -5,7 +5,9 @@
 // beside each test model, which tblock inspect matches within 1e-4), as in Chromium's
 // tests/e2e/real-checkpoint.spec.js; typing reads a new text; the reader's own folder, picked,
 // likewise (tests/e2e/your-real-checkpoint.spec.js); the ablation measured and the sampler at the
-// model's tokens (real-experiments.spec.js, real-sampling.spec.js); a reload reads the kept copy;
+// model's tokens (real-experiments.spec.js, real-sampling.spec.js); a reload reads the kept copy; the
+// page served cross-origin isolated, the checkpoint on the threads build's pool, with the same bits as
+// on one thread (threads.spec.js);
 // nothing is logged; and a GPT-2-shaped f16 checkpoint over 16 MiB, built from a seed, as tblock
 // inspect prints it (big-f16-checkpoint.spec.js).
 //
@@ -136,6 +138,45 @@ describe('a real checkpoint in Firefox', () => {
     await settled(browser.driver, host);
     await w.untilTexts('.model-note .kept', /Read from this browser’s copy \([\d.]+ KiB\), not from the site/, 30_000);
     await w.untilTexts('.result', new RegExp(`^${expected('llama').ids.length} tokens; block 0, 4 heads`), 30_000);
+  });
+
+  test('on threads (served with COOP and COEP): the same bits on one thread and on the pool', TIMEOUT, async () => {
+    const { driver } = browser;
+    const [isolated, cores] = await driver.executeScript(() => [self.crossOriginIsolated, navigator.hardwareConcurrency]);
+    assert.equal(isolated, true, 'scripts/serve.mjs sends COOP and COEP');
+    const pool = Math.min(cores, 8);
+    if (pool < 2) return; // one core: no pool to compare with
+    const w = new Widget(driver, 'tb-attention[weights-src^="models/tiny-gpt2/"]');
+    await w.untilTexts('.model-note', new RegExp(`Its forward passes run on ${pool} threads\\.`), 30_000);
+    // The GPT-2's attention maps, next tokens and ablation at 64 positions (products that split), through
+    // the sources' client module.
+    const figuresOn = (threads) =>
+      driver.executeAsyncScript(
+        (threads, text, done) => {
+          (async () => {
+            const { openCheckpoint } = await import('/src/checkpoint/client.js');
+            // WebDriver's script has modules of its own in Firefox: its client opens the folder anew.
+            const c = openCheckpoint({ href: new URL('models/tiny-gpt2/', location.href).href });
+            while (c.state === 'loading') await new Promise((resolve) => setTimeout(resolve, 50));
+            const info = await c.setThreads(threads);
+            const seen = await c.inspect(text, 'threads-test');
+            const ablation = await c.experiment({ name: 'ablation', text: text.repeat(12), textName: 'text', context: 64 }).result;
+            const attentions = seen.attentions.map((a) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length)));
+            return JSON.stringify({ engine: c.engine, threads: info.threads, attentions, next: seen.next, ablation });
+          })().then(done, (err) => done(`failed: ${err.message}`));
+        },
+        threads,
+        expected('gpt2').text,
+      );
+    const all = JSON.parse(await figuresOn(pool));
+    assert.equal(all.engine, 'threads');
+    assert.equal(all.threads, pool);
+    const one = JSON.parse(await figuresOn(1));
+    assert.equal(one.threads, 1);
+    assert.deepEqual(one.attentions, all.attentions);
+    assert.deepEqual(one.next, all.next);
+    assert.deepEqual(one.ablation, all.ablation);
+    await figuresOn(pool); // as the page had it
   });
 
   test('no widget message, no uncaught exception, no console error or warning', async () => {

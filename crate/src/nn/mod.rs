@@ -40,6 +40,7 @@ pub mod linear;
 pub mod masks;
 pub mod moe;
 pub mod norm;
+pub mod page_threads;
 pub mod parallel;
 pub mod rms_norm;
 pub mod rotary;

@@ -2,7 +2,8 @@
 //! f32 ([`Compute::F32`]) natively it is faer's matrix product: cache-blocked and packed, its
 //! micro-kernels picked at run time for what the CPU has (AVX-512, AVX2 + FMA, or portable), the
 //! product split over rayon's threads, an f32 file's weights read in place ([`super::stored_forward::stored_forward_on`]).
-//! In WebAssembly (one thread) it is the kernels' [`linear_forward`], as TinyGPT runs everywhere.
+//! In WebAssembly it is the kernels' [`linear_forward`], as TinyGPT runs everywhere, on the page's threads
+//! where it has them ([`super::page_threads`]).
 //! In bf16 ([`Compute::Bf16`]) it is the kernels' bf16 products ([`product_on`]), everywhere.
 //!
 //! TinyGPT never comes here: the lesson's figures keep the kernels' bits, natively and in wasm.
@@ -18,11 +19,12 @@ pub use super::compute::Compute;
 /// Below this many multiply-adds, threads cost more than they save.
 pub(super) const MIN_PARALLEL_WORK: usize = 1 << 20;
 
-/// The most threads `--threads` takes: more than a machine's cores only queue behind each other.
+/// The most threads `--threads` takes: more than a machine's cores only queue behind each other. In
+/// wasm, the page's pool (super::page_threads; 1 without one).
 pub fn most_threads() -> usize {
     #[cfg(target_arch = "wasm32")]
     {
-        1
+        super::page_threads::pool_threads()
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -30,7 +32,7 @@ pub fn most_threads() -> usize {
     }
 }
 
-/// The threads to use: every core (`TBLOCK_THREADS` sets fewer; 1 in wasm).
+/// The threads to use: every core (`TBLOCK_THREADS` sets fewer; in wasm the page's pool).
 pub fn threads() -> usize {
     let most = most_threads();
     let asked = std::env::var("TBLOCK_THREADS").ok().and_then(|t| t.parse::<usize>().ok()).filter(|&n| n > 0);

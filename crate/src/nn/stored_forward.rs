@@ -2,8 +2,12 @@
 //! (nn.Linear's [out, in] rows, or GPT-2's Conv1D [in, out] as a strided matrix), anything else
 //! (bf16, f16) widened to f32 a panel of outputs at a time, never a whole matrix.
 
+#[cfg(target_arch = "wasm32")]
+use super::page_threads::{by_output_panels, MIN_SPLIT_WORK};
 #[cfg(not(target_arch = "wasm32"))]
 use super::parallel::{product_into, MIN_PARALLEL_WORK};
+#[cfg(target_arch = "wasm32")]
+use std::ops::Range;
 #[cfg(target_arch = "wasm32")]
 use tb_kernels::linear::linear_forward;
 use tb_kernels::product::{Stored, StoredMatrix};
@@ -23,9 +27,10 @@ fn stored_rows(out: &[f32], inp: &[f32], w: &StoredMatrix, bias: Option<&[f32]>)
 
 /// In wasm, out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias with the kernels' linear_forward
 /// (SIMD128), w read where it is stored: an f32 file's nn.Linear rows as they are; anything else
-/// (bf16, f16, GPT-2's Conv1D [in, out]) widened and turned to [out, in] a panel of outputs at a time
-/// into `widened`, never whole. Each output's sum is the one linear_forward gives on a copy of the
-/// whole matrix, bit for bit. One thread (`threads` is for the native signature).
+/// (bf16, f16, GPT-2's Conv1D [in, out]) widened and turned to [out, in] a panel of outputs at a time,
+/// never whole. The panels spread over the page's `threads` ([`by_output_panels`]; one, but in a
+/// cross-origin isolated page's threads build). Each output's sum is the one linear_forward gives
+/// on a copy of the whole matrix, bit for bit, on any number of threads.
 #[cfg(target_arch = "wasm32")]
 pub fn stored_forward_on(
     threads: usize,
@@ -35,36 +40,28 @@ pub fn stored_forward_on(
     bias: Option<&[f32]>,
     widened: &mut Vec<f32>,
 ) {
-    let _ = threads;
     let (k, n) = (w.inputs, w.outputs);
     let rows = stored_rows(out, inp, w, bias);
-    if rows == 0 || n == 0 {
-        return;
-    }
+    let threads = if rows * k * n < MIN_SPLIT_WORK { 1 } else { threads.max(1) };
+    let inp = &inp[..rows * k];
+    let bias_of = |o: &Range<usize>| bias.map(|b| &b[o.clone()]);
+    let panel = (WIDENED_PANEL / k.max(1)).clamp(1, n.max(1));
     if let Stored::F32(data) = w.data {
         if w.k_stride == 1 && w.n_stride == k {
-            return linear_forward(
-                &mut out[..rows * n],
-                &inp[..rows * k],
-                &data[w.offset..w.offset + n * k],
-                bias,
-                k,
-                n,
-            );
+            let data = &data[w.offset..w.offset + n * k];
+            let fill = |o: Range<usize>, part: &mut [f32], _: &mut Vec<f32>| {
+                linear_forward(part, inp, &data[o.start * k..o.end * k], bias_of(&o), k, o.len())
+            };
+            // One thread: the whole matrix in one call, as the kernel blocks it itself.
+            let panel = if threads > 1 { panel } else { n };
+            return by_output_panels(threads, out, rows, n, panel, fill, widened);
         }
     }
-    let panel = (WIDENED_PANEL / k.max(1)).clamp(1, n);
-    let mut part = Vec::new();
-    for n0 in (0..n).step_by(panel) {
-        let nr = panel.min(n - n0);
-        w.widen_rows(n0, nr, widened);
-        part.clear();
-        part.resize(rows * nr, 0.0);
-        linear_forward(&mut part, &inp[..rows * k], widened, bias.map(|b| &b[n0..n0 + nr]), k, nr);
-        for (r, row) in part.chunks_exact(nr).enumerate() {
-            out[r * n + n0..r * n + n0 + nr].copy_from_slice(row);
-        }
-    }
+    let fill = |o: Range<usize>, part: &mut [f32], widened: &mut Vec<f32>| {
+        w.widen_rows(o.start, o.len(), widened);
+        linear_forward(part, inp, widened, bias_of(&o), k, o.len())
+    };
+    by_output_panels(threads, out, rows, n, panel, fill, widened);
 }
 
 /// out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias in f32 with faer, on `threads` threads, w read

@@ -16,6 +16,7 @@
 //!   c.experiment_found()                        // what tblock ablate / stream prints, `measured` and all
 //!   c.stop_experiment()
 //!   c.next_tokens(...), c.continuation_start(...), c.continuation_step()   // checkpoint_sampling.rs
+//!   c.set_threads(n)                            // checkpoint_threads.rs: 1 to the page's pool
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -31,6 +32,7 @@ use crate::experiments::continuation::Continuation;
 use crate::experiments::measured::{Measured, MeasuredAblation, MeasuredStream};
 use crate::experiments::stepped::{Experiment, Found, Stepped};
 use crate::nn::decoder::{KvCache, MAX_INSPECTED_TOKENS};
+use crate::nn::page_threads::on_pool;
 use crate::numbers::whole_number;
 use crate::train::corpus::held_out_prose;
 
@@ -92,6 +94,8 @@ struct Info<'a> {
     /// An experiment's positions a window: by default, and at most.
     context: usize,
     longest_context: usize,
+    /// The threads a forward pass runs on (checkpoint_threads.rs).
+    threads: usize,
 }
 
 #[derive(Serialize)]
@@ -218,6 +222,7 @@ impl PageCheckpoint {
             longest_text: MAX_INSPECTED_TOKENS.min(c.decoder.shape.context),
             context: PAGE_CONTEXT.min(c.decoder.shape.context),
             longest_context: c.window(None, "context")?,
+            threads: c.decoder.threads(),
         })
     }
 
@@ -229,7 +234,8 @@ impl PageCheckpoint {
         let c = self.opened.as_mut().ok_or_else(|| not_yet("inspect"))?;
         let ids = text_ids(c, text)?;
         let pieces = c.tokenizer.pieces(&ids)?;
-        let r = c.decoder.inspect(&ids, top)?;
+        let decoder = &mut c.decoder;
+        let r = on_pool(|| decoder.inspect(&ids, top))?;
         let next_ids: Vec<usize> = r.next.iter().map(|n| n.id).collect();
         let next_pieces = c.tokenizer.pieces(&next_ids)?;
         let next = r
@@ -311,7 +317,8 @@ impl PageCheckpoint {
     pub fn experiment_step(&mut self) -> Result<JsValue, JsValue> {
         let c = self.opened.as_mut().ok_or_else(|| not_yet("an experiment"))?;
         let (s, _) = self.experiment.as_mut().ok_or_else(no_experiment)?;
-        if let Err(e) = s.step(&mut c.decoder) {
+        let decoder = &mut c.decoder;
+        if let Err(e) = on_pool(|| s.step(decoder)) {
             self.experiment = None;
             return Err(e.into());
         }

@@ -21,6 +21,7 @@ use super::{to_js, whole};
 use crate::checkpoint::Checkpoint;
 use crate::error::{Error, Result};
 use crate::experiments::continuation::Continuation;
+use crate::nn::page_threads::on_pool;
 use crate::train::sampler::Sampling;
 
 /// The most tokens a continuation draws.
@@ -83,7 +84,8 @@ impl PageCheckpoint {
         let settings = sampling(c, temperature, top_k, top_p)?;
         let ids = text_ids(c, text)?;
         // A text typed on from the last one reads only the tokens after the start they share.
-        let logits = c.decoder.cached_next_logits(&mut self.reading, &ids)?;
+        let (decoder, reading) = (&mut c.decoder, &mut self.reading);
+        let logits = on_pool(|| decoder.cached_next_logits(reading, &ids))?;
         let after = settings.distribution(&logits);
         let chosen: Vec<usize> = after.order.iter().copied().take(top).collect();
         let pieces = c.tokenizer.pieces(&chosen)?;
@@ -136,7 +138,8 @@ impl PageCheckpoint {
         let c = self.opened.as_mut().ok_or_else(|| not_yet("a continuation"))?;
         let none = || JsValue::from(Error::field("continuation", "none is under way: start one first"));
         let k = self.continuation.as_mut().ok_or_else(none)?;
-        let step = k.step(&mut c.decoder)?.ok_or_else(none)?;
+        let decoder = &mut c.decoder;
+        let step = on_pool(|| k.step(decoder))?.ok_or_else(none)?;
         let drawn = Drawn {
             id: step.id,
             piece: c.tokenizer.decode(&[step.id])?,

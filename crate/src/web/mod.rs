@@ -109,7 +109,7 @@ fn count_within(what: &str, x: f64, allowed: impl FnOnce() -> crate::messages::P
 
 // Each facade's modules: the analytic model (analytic-facade); reading and looking inside the
 // character model (tinygpt-facade); the experiments, training and timing (experiments-facade); a real
-// checkpoint (checkpoint-facade); what a weights-src folder holds (every facade).
+// checkpoint (checkpoint-facade, on threads with feature threads); what a weights-src folder holds (every facade).
 #[cfg(feature = "analytic-facade")]
 mod analytic;
 #[cfg(feature = "tinygpt-facade")]
@@ -118,6 +118,12 @@ mod char_model;
 mod checkpoint;
 #[cfg(feature = "checkpoint-facade")]
 mod checkpoint_sampling;
+#[cfg(feature = "checkpoint-facade")]
+mod checkpoint_threads;
+/// wasm-bindgen-rayon's `initThreadPool(n)` (the threads build): starts n workers on this instance's
+/// shared memory, which checkpoint_threads.rs's `usePool(n)` then hands the products.
+#[cfg(feature = "threads")]
+pub use wasm_bindgen_rayon::init_thread_pool;
 #[cfg(feature = "experiments-facade")]
 mod experiments;
 #[cfg(feature = "tinygpt-facade")]

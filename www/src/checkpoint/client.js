@@ -6,7 +6,10 @@
 //                 { href, files } the reader's File[] (href then only names them: models/your-checkpoint.js)
 //     c.state: 'loading' | 'ready' | 'error';  c.info (ready): PageCheckpoint.info();
 //     c.memory (ready): the bytes of the worker's wasm memory once opened
-//     c.engine (ready): which build of the engine runs it, 'relaxed-simd' or 'simd128' (worker.js)
+//     c.engine (ready): which build of the engine runs it, 'threads', 'relaxed-simd' or 'simd128'
+//       (worker.js); c.isolated: whether the page is cross-origin isolated, which threads need;
+//       c.info.threads: the threads a forward pass runs on
+//     await c.setThreads(n)   // 1 to the pool's threads (a test, a benchmark): c.info, updated
 //     c.problem (error): an Error each widget words (models/worded.js problemText)
 //     c.kept: { bytes, fromCopy? } while a weights-src folder is kept in this browser (kept-folder.js;
 //       fromCopy: it was read from there), else null
@@ -151,7 +154,7 @@ function start({ href, files }) {
         bar.value = data.read;
       }
     } else if (data.type === 'opened') {
-      settle({ state: 'ready', info: data.info, memory: data.memory, kept: data.kept, engine: data.engine });
+      settle({ state: 'ready', info: data.info, memory: data.memory, kept: data.kept, engine: data.engine, isolated: data.isolated });
     } else if (data.type === 'kept') {
       keptNow(data.kept);
     } else if (data.type === 'inspected') {
@@ -225,5 +228,10 @@ function start({ href, files }) {
     },
     inspect: (text, owner = null) => ask('inspect', { text }, owner),
     nextTokens: (args, owner = null) => ask('next', args, owner),
+    async setThreads(threads) {
+      const info = await ask('threads', { threads }, 'threads'); // an owner of its own: never dropped for an inspection
+      if (info) c.info = info;
+      return info;
+    },
   });
 }

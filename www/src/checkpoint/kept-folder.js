@@ -170,8 +170,8 @@ function keepingSource(cache, base, source) {
       }
       return bytes;
     },
-    async weights() {
-      const { parts, total } = await source.weights();
+    async weights(weightFiles) {
+      const { parts, total } = await source.weights(weightFiles);
       if (total && !(await room(total))) keeping = false;
       return {
         total,

@@ -6,7 +6,9 @@
 //   const source = siteSource(url)      // url: the folder ending in /, or its model.safetensors.index.json
 //   const source = fileSource(files)    // files: File[] (the folder's files, by their names)
 //   await source.small('config.json')   // Uint8Array of a small file beside the weights (at most TEXT_LIMIT)
-//   const { parts, total } = await source.weights()
+//   const { parts, total } = await source.weights(weightFiles)
+//     weightFiles: the engine's PageCheckpoint.weight_files (the build the worker started: each has
+//     its own glue), which reads an index's shard names
 //     parts: [{ name, open() }], the weight files in order; total: their bytes when known before
 //     any is read (the index's total_size, or the files' sizes), else null
 //     await part.open() -> { length, version?, body, cancel() }   length: 0 when unknown; version: the
@@ -14,7 +16,6 @@
 //
 // What is missing or too large is refused with the page's own sentence (problems.js: said).
 
-import { PageCheckpoint } from '../../pkg/checkpoint.js';
 import { said } from './problems.js';
 import { answerLength, answerVersion } from './answer.js';
 
@@ -60,7 +61,7 @@ export function siteSource(url) {
     },
     // model.safetensors, or when the folder has none (404), or it was named by its index, the
     // shards the index names, with its total size.
-    async weights() {
+    async weights(weightFiles) {
       const part = (name) => ({ name, open: async () => partOf(await fetched(new URL(name, base), name)) });
       if (!sharded) {
         const single = await get(new URL(SINGLE, base));
@@ -71,7 +72,7 @@ export function siteSource(url) {
       const index = await get(new URL(INDEX, base));
       if (index.status === 404 && !sharded) throw said('checkpoint.noWeights');
       if (!index.ok) throw answered(INDEX, index.status);
-      const { files, total_size: total } = PageCheckpoint.weight_files(await index.text());
+      const { files, total_size: total } = weightFiles(await index.text());
       return { parts: files.map(part), total: total ?? null };
     },
   };
@@ -92,11 +93,11 @@ export function fileSource(files) {
   };
   return {
     small,
-    async weights() {
+    async weights(weightFiles) {
       let names = [SINGLE];
       if (!byName.has(SINGLE)) {
         if (!byName.has(INDEX)) throw said('checkpoint.noWeights');
-        names = PageCheckpoint.weight_files(new TextDecoder().decode(await small(INDEX))).files;
+        names = weightFiles(new TextDecoder().decode(await small(INDEX))).files;
       }
       const parts = names.map((name) => {
         const f = file(name); // every shard there before any is read

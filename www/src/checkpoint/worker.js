@@ -12,11 +12,15 @@
 //      { type: 'experiment', run, name: 'continuation', text, count, seed, temperature, topK?, topP? }
 //      { type: 'stop', run }                 the experiment `run` is not wanted any more
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
-//      { type: 'opened', info, memory, kept, engine } PageCheckpoint.info(); memory: the instance's
-//                                            bytes; kept: { bytes, fromCopy } when read from this
-//                                            browser's copy; engine: 'relaxed-simd' | 'simd128'
+//      { type: 'opened', info, memory, kept, engine, isolated } PageCheckpoint.info() (its threads
+//                                            among it); memory: the instance's bytes; kept: { bytes,
+//                                            fromCopy } when read from this browser's copy; engine:
+//                                            'threads' | 'relaxed-simd' | 'simd128'; isolated: whether
+//                                            the page is cross-origin isolated (threads need it)
+//      { type: 'threads', id, threads }      run the opened checkpoint on 1 to the pool's threads
 //      { type: 'kept', kept }                a folder read from the site is now kept ({ bytes })
 //      { type: 'inspected', id, result }     PageCheckpoint.inspect(text), its arrays transferred; or
+//                                            info() once the threads are set; or
 //                                            next_tokens(...)
 //      { type: 'stepped', run, passes, total, drawn? } forward passes done, of all (0 of all once
 //                                            started); a continuation's token drawn, and its text so far
@@ -38,12 +42,18 @@
 // The weights arrive a piece at a time into the instance's memory (PageCheckpoint.push): the
 // pieces are not gathered anywhere else, so the page holds the weights once.
 //
-// The engine is one of two builds of the same code with the same exports (one glue module):
-// checkpoint-relaxed_bg.wasm where the browser has relaxed SIMD (its fused multiply-add: a forward
-// about 15% faster, BENCHMARKS.md), else checkpoint_bg.wasm (SIMD128), which is also what runs when
-// the relaxed one cannot be had (a folder copied without it).
+// The engine is one of three builds of the same code:
+// - checkpoint-threads (its own glue, SIMD128 on shared memory) where the page is cross-origin
+//   isolated (its server sends COOP and COEP: docs/hosts.md) and the device has two cores or more:
+//   a pool of workers (wasm-bindgen-rayon) takes the products' outputs between them, the same bits
+//   as on one thread;
+// - else checkpoint-relaxed_bg.wasm where the browser has relaxed SIMD (its fused multiply-add: a
+//   forward about 15% faster, BENCHMARKS.md);
+// - else checkpoint_bg.wasm (SIMD128), which is also what runs when neither other can be had (a folder
+//   copied without them, a policy that refuses the pool's workers).
+// The last two have the same exports and share one glue module.
 
-import init, { PageCheckpoint } from '../../pkg/checkpoint.js';
+import init, * as simd from '../../pkg/checkpoint.js';
 import { problemData } from './problems.js';
 import { fileSource, siteSource } from './sources.js';
 import { keptFolder } from './kept-folder.js';
@@ -63,33 +73,63 @@ const RELAXED_SIMD_PROBE = new Uint8Array([
   0x0b, // end
 ]);
 
-/** The engine's instance (see above): its exports, and which build it is. */
+/** The most workers the threads build starts: past a few, a product's panels are too small to share. */
+const MOST_THREADS = 8;
+/** How long the pool's workers may take to start before the page runs one thread instead (a worker a policy refuses never says so). */
+const POOL_START_MS = 10_000;
+
+/**
+ * The threads build with its pool started, where the page can share memory between workers and the
+ * device has two cores or more; null otherwise, or when it cannot be had (not beside the page, a
+ * policy that refuses its workers).
+ */
+async function startThreads() {
+  const threads = Math.min(navigator.hardwareConcurrency || 1, MOST_THREADS);
+  if (!self.crossOriginIsolated || threads < 2) return null;
+  try {
+    const glue = await import(new URL('../../pkg/checkpoint-threads.js', import.meta.url).href);
+    const exports = await glue.default();
+    let late;
+    const refused = new Promise((_, reject) => (late = setTimeout(() => reject(new Error('the pool did not start')), POOL_START_MS)));
+    await Promise.race([glue.initThreadPool(threads), refused]).finally(() => clearTimeout(late));
+    glue.usePool(threads);
+    return { glue, exports, engine: 'threads' };
+  } catch {
+    return null; // one thread, below
+  }
+}
+
+/** The engine's instance (see above): its glue, its exports, and which build it is. */
 async function startEngine() {
+  const threaded = await startThreads();
+  if (threaded) return threaded;
   if (WebAssembly.validate(RELAXED_SIMD_PROBE)) {
     try {
       const relaxed = new URL('../../pkg/checkpoint-relaxed_bg.wasm', import.meta.url);
-      return { exports: await init({ module_or_path: relaxed }), engine: 'relaxed-simd' };
+      return { glue: simd, exports: await init({ module_or_path: relaxed }), engine: 'relaxed-simd' };
     } catch {
       // Not beside the page (or not compiled): the SIMD128 build, below.
     }
   }
-  return { exports: await init(), engine: 'simd128' };
+  return { glue: simd, exports: await init(), engine: 'simd128' };
 }
 
 let checkpoint = null;
 let wasm = null; // the instance's exports (its memory)
-let engine = null; // which build: 'relaxed-simd' | 'simd128'
+let engine = null; // which build: 'threads' | 'relaxed-simd' | 'simd128'
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
 async function open(data) {
   const folder = data.files ? null : await keptFolder(data.url, siteSource(data.url));
   const source = folder?.source ?? fileSource(data.files);
-  ({ exports: wasm, engine } = await startEngine());
+  const { glue, exports, engine: build } = await startEngine();
+  const { PageCheckpoint } = glue;
+  [wasm, engine] = [exports, build];
   const text = (bytes) => new TextDecoder().decode(bytes);
   const [config, tokenizer] = await Promise.all([source.small('config.json'), source.small('tokenizer.json')]);
   // The family, the shape and the tokenizer are checked before a byte of weights is read.
   checkpoint = new PageCheckpoint(text(config), tokenizer);
-  const { parts, total: known } = await source.weights();
+  const { parts, total: known } = await source.weights((index) => PageCheckpoint.weight_files(index));
   if (known) PageCheckpoint.check_size(known);
   let total = known ?? 0;
   let read = 0;
@@ -123,7 +163,8 @@ async function open(data) {
   }
   post({ type: 'progress', read, total: read });
   checkpoint.open();
-  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength, kept: folder?.kept ?? null, engine });
+  const isolated = self.crossOriginIsolated === true;
+  post({ type: 'opened', info: checkpoint.info(), memory: wasm.memory.buffer.byteLength, kept: folder?.kept ?? null, engine, isolated });
   folder?.stored().then((kept) => kept && post({ type: 'kept', kept }));
 }
 
@@ -184,6 +225,12 @@ function next({ id, text, temperature, topK, topP }) {
   post({ type: 'inspected', id, result: checkpoint.next_tokens(text, temperature, topK ?? undefined, topP ?? undefined, 10) });
 }
 
+/** The opened checkpoint on `threads` threads (refused past the page's pool): answered with its info. */
+function threadsOf({ id, threads }) {
+  checkpoint.set_threads(threads);
+  post({ type: 'inspected', id, result: checkpoint.info() });
+}
+
 function inspect({ id, text }) {
   const result = checkpoint.inspect(text, 10);
   post({ type: 'inspected', id, result }, result.attentions.map((a) => a.buffer));
@@ -196,6 +243,7 @@ const onMessage = async ({ data }) => {
     else if (data?.type === 'next') next(data);
     else if (data?.type === 'experiment') await experiment(data);
     else if (data?.type === 'stop' && running?.run === data.run) running.stopped = true;
+    else if (data?.type === 'threads') threadsOf(data);
   } catch (err) {
     if (data?.type === 'open') {
       checkpoint?.free();

@@ -88,8 +88,14 @@ export function checkpointNote(files, info, t, c) {
       heads: formatInteger(info.config.n_heads, locale),
     }),
   );
-  note.append(keptNote(c, t));
+  note.append(' ', threadsNote(info, t, c), keptNote(c, t));
   return note;
+}
+
+/** How many threads its forward passes run on, and why one where the page could have more. */
+function threadsNote(info, t, c) {
+  if (info.threads > 1) return t('checkpoint.threads', { threads: formatInteger(info.threads, t.locale) });
+  return t(c?.isolated === false ? 'checkpoint.oneThreadNotIsolated' : 'checkpoint.oneThread');
 }
 
 /**

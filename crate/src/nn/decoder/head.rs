@@ -14,9 +14,14 @@ use tb_kernels::product::{max_exp_sum, Stored, StoredMatrix};
 /// 4,096 rows held 16 MiB, as much as the rest of GPT-2 small's activations, for no measured gain).
 pub(super) const HEAD_ROWS: usize = 1024;
 
+/// In the page, where the head is read in place, more rows at once while T x rows logits stay within
+/// this many (4 MiB): a written token's whole vocabulary in one product, not 49 (each a round trip to
+/// the page's threads). Natively the slices stay HEAD_ROWS.
+const PAGE_HEAD_LOGITS: usize = 1 << 20;
+
 impl<W: WeightSource> Decoder<W> {
-    /// The head over the final stream, a slice of the vocabulary at a time: `each(rows, logits)` gets
-    /// logits [T, rows.len()] for vocabulary rows `rows`.
+    /// The head over the final stream, a slice of the vocabulary at a time (HEAD_ROWS rows, more in the
+    /// page: PAGE_HEAD_LOGITS): `each(rows, logits)` gets logits [T, rows.len()] for vocabulary rows `rows`.
     pub(super) fn head(&mut self, t: usize, mut each: impl FnMut(Range<usize>, &[f32])) -> Result<()> {
         let (v, d) = (self.shape.vocab_size, self.shape.d_model);
         let head = self.name(self.shape.head());
@@ -26,8 +31,12 @@ impl<W: WeightSource> Decoder<W> {
         }
         // The head in the mapped file, where the products read it there.
         let in_place = if self.reads_in_place() { self.weights.stored(&head, &[v, d])?.map(as_f32) } else { None };
-        for start in (0..v).step_by(HEAD_ROWS) {
-            let rows = start..(start + HEAD_ROWS).min(v);
+        let slice = match in_place {
+            Some(_) if cfg!(target_arch = "wasm32") => (PAGE_HEAD_LOGITS / t.max(1)).max(HEAD_ROWS),
+            _ => HEAD_ROWS,
+        };
+        for start in (0..v).step_by(slice) {
+            let rows = start..(start + slice).min(v);
             let n = rows.len();
             if in_place.is_none() {
                 self.weights.read_rows(&head, v, d, rows.clone(), &mut self.act.head_rows)?;
