@@ -39,7 +39,9 @@ const LESSON = `${DIST}transformer-block-lesson.html`;
 // checkpoint catalogs hold only the keys they show (scripts/dist/bundle.mjs,
 // BUNDLED_CHECKPOINT_KEYS). Issue 36's per-element imports are where the rest comes back; each
 // widget's English brought by its own module (issue 36), the whole catalog first in elements/index.js: 367.9 KB.
-const BUDGET_GZIP = 370 * 1024;
+// The kernels' row alone summed eight outputs at a time (issue 49: a written token 28 -> 23.5 ms in
+// the page): 370.1 KB, so 371 KB.
+const BUDGET_GZIP = 371 * 1024;
 // The offline lesson carries every widget's first render since issue 18's prerender (declarative
 // shadow DOM, each template with its stylesheets: 28 KB of markup and 19 KB of styles in its gzip):
 // 396.8 KB, so 400 KB, until the wasm split wins it back. Results files (issue 19) and the widgets'
