@@ -96,16 +96,12 @@ impl Sampling {
     /// The distribution the next character is drawn from, after one position's logits [V], beside
     /// the model's own.
     pub fn distribution(&self, logits: &[f32]) -> NextDistribution {
-        NextDistribution { model: softmax(logits, 1.0), ..self.after_settings(logits, true) }
+        NextDistribution { model: softmax(logits, 1.0), ..self.after_settings(logits) }
     }
 
     /// What the settings make of one position's logits (`model` left empty: drawing needs none).
-    /// `whole_order`: `order` holds every character; else, where top-k (or temperature 0) keeps fewer
-    /// than all, only those (what drawing needs, without sorting a checkpoint's whole vocabulary).
-    fn after_settings(&self, logits: &[f32], whole_order: bool) -> NextDistribution {
+    fn after_settings(&self, logits: &[f32]) -> NextDistribution {
         let v = logits.len();
-        let greedy = self.temperature == 0.0 || self.top_k == 1;
-        let k = if greedy { 1 } else { self.top_k.min(v) };
         // Characters from the likeliest down (ties: the lower id first), by logit, which every
         // positive temperature orders the same way.
         let mut order: Vec<usize> = (0..v).collect();
@@ -113,22 +109,17 @@ impl Sampling {
             sort_small_by(&mut order, |&a, &b| logits[a] > logits[b] || (logits[a] == logits[b] && a < b));
         } else {
             // A real checkpoint's 50,257 (or 151,936) tokens: n log n, the same order (the ids
-            // are distinct, so the key is total and an unstable sort gives the one order). Its k
-            // likeliest alone when that is all it needs: the same k, in the same order, from a
-            // selection in linear time and a sort of k (a written token's sort took 4 ms).
-            let likelier = |a: &usize, b: &usize| logits[*b].total_cmp(&logits[*a]).then(a.cmp(b));
-            if !whole_order && k < v {
-                order.select_nth_unstable_by(k - 1, likelier);
-                order.truncate(k);
-            }
-            order.sort_unstable_by(likelier);
+            // are distinct, so the key is total and an unstable sort gives the one order).
+            order.sort_unstable_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
         }
+        let greedy = self.temperature == 0.0 || self.top_k == 1;
         let tempered = if self.temperature == 0.0 {
             (0..v).map(|i| if Some(&i) == order.first() { 1.0 } else { 0.0 }).collect()
         } else {
             softmax(logits, self.temperature)
         };
         let mut kept = vec![false; v];
+        let k = if greedy { 1 } else { self.top_k.min(v) };
         let top: &[usize] = &order[..k];
         // Top-p over the top-k characters' probabilities, renormalised among them.
         let mass: f64 = top.iter().map(|&i| tempered[i]).sum();
@@ -154,7 +145,7 @@ impl Sampling {
     /// Draw the next id after one position's logits [V]: one uniform number from `rng` (drawn at
     /// every setting, temperature 0 too, so the same seed walks the same sequence of numbers).
     pub fn draw(&self, logits: &[f32], rng: &mut Rng) -> usize {
-        let probs = self.after_settings(logits, false).sampled;
+        let probs = self.after_settings(logits).sampled;
         let mut u = rng.uniform(); // (0, 1]
         let mut next = probs.len() - 1;
         for (i, &q) in probs.iter().enumerate() {
@@ -192,33 +183,6 @@ mod tests {
         assert_eq!(d.order, want);
         assert_eq!(d.kept_count, 5);
         assert!(d.order[..5].iter().all(|&id| d.kept[id]));
-    }
-
-    #[test]
-    fn drawing_from_the_k_likeliest_alone_draws_what_the_whole_order_draws() {
-        // 5,000 logits with ties, and settings that keep fewer than all (temperature 0, top-k with
-        // and without top-p) or all: the distribution a draw reads (`sampled`) is the same to the
-        // bit, and the k likeliest come in the whole order's order.
-        let mut rng = Rng::new(11);
-        let logits: Vec<f32> = (0..5000)
-            .map(|i| if i % 5 == 4 { (i / 10) as f32 * 0.002 } else { (rng.uniform() * 12.0 - 6.0) as f32 })
-            .collect();
-        let v = logits.len();
-        for (temperature, top_k, top_p) in [
-            (0.0, None, None),
-            (1.0, Some(1), None),
-            (0.7, Some(40), None),
-            (1.3, Some(500), Some(0.9)),
-            (1.0, None, Some(0.5)),
-        ] {
-            let s = Sampling::new(temperature, top_k, top_p, v).unwrap();
-            let (whole, alone) = (s.after_settings(&logits, true), s.after_settings(&logits, false));
-            let bits = |p: &[f64]| p.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&alone.sampled), bits(&whole.sampled), "{temperature} {top_k:?} {top_p:?}");
-            assert_eq!(alone.order[..], whole.order[..alone.order.len()], "{temperature} {top_k:?} {top_p:?}");
-            let fewer = temperature == 0.0 || top_k.is_some();
-            assert_eq!(alone.order.len() < v, fewer, "{temperature} {top_k:?}: sorted {} of {v}", alone.order.len());
-        }
     }
 
     #[test]
