@@ -7,7 +7,9 @@
 //
 // The pool's worker is started from its own URL rather than from a blob: copy of it (as it ships):
 // the page's files are all on its own site, and a Content-Security-Policy of script-src 'self'
-// (docs/embedding.md's) refuses blob: workers, which left the pool waiting forever. And it starts the
+// (docs/embedding.md's) refuses blob: workers, which left the pool waiting forever. It is started by
+// the page where the engine's worker offers that (self.startPoolWorker, www/src/checkpoint/pool.js):
+// in Firefox a worker started by a worker now and then hung the engine's worker for good. And it starts the
 // engine's glue with the one argument the glue now takes, and listens only in a worker (in Node, where
 // a site's build imports the folder's modules, \`self\` is not defined).
 
@@ -27,8 +29,9 @@ const BLOB = `      // The script is fetched as a blob so it works even if this 
       let scriptBlob = await fetch(import.meta.url).then(r => r.blob());
       let url = URL.createObjectURL(scriptBlob);
       const worker = new Worker(url, {`;
-const OWN_URL = `      // Started from its own URL, on the page's own site (scripts/wasm-threads.mjs).
-      const worker = new Worker(new URL(import.meta.url), {`;
+const OWN_URL = `      // Started by the page where it offers to (www/src/checkpoint/pool.js: a worker started by a
+      // worker could hang Firefox), else from its own URL, on the page's own site (scripts/wasm-threads.mjs).
+      const worker = self.startPoolWorker?.(import.meta.url) ?? new Worker(new URL(import.meta.url), {`;
 const REVOKE = `      URL.revokeObjectURL(url);\n`;
 // The glue's init takes one object now; the two arguments it ships with log a deprecation warning.
 const INIT = 'await pkg.default(data.module, data.memory);';

@@ -4,7 +4,8 @@
 // between them. The widget says how many; every figure is the same bits on one thread and on all of
 // them: the inspection (every head's weights, the next tokens) and the ablation of the fixtures'
 // eval.txt in windows of 64 (products large enough to split); more threads than the pool's are
-// refused. A page sent without the headers runs one thread, and says why.
+// refused. The pool's workers are started by the page, and end with the checkpoint. A page sent
+// without the headers runs one thread, and says why.
 import { readFileSync } from 'node:fs';
 import { test, expect } from '@playwright/test';
 import { FIXTURES, coursePage, serveFolder } from './checkpoint-pages.js';
@@ -33,6 +34,17 @@ function figuresOn(page, threads) {
 
 test('cross-origin isolated: the checkpoint runs on the pool of threads, with the same bits as on one', async ({ page }) => {
   await serveFolder(page, 'gpt2');
+  // The workers the page itself starts (a worker's own do not go through its window's Worker).
+  await page.addInitScript(() => {
+    const PageWorker = window.Worker;
+    window.startedHere = [];
+    window.Worker = class extends PageWorker {
+      constructor(url, options) {
+        super(url, options);
+        window.startedHere.push(String(url));
+      }
+    };
+  });
   const problems = await coursePage(page, `<tb-attention weights-src="/course/models/gpt2/" text="${TEXT}"></tb-attention>`, { isolated: true });
   expect(await page.evaluate(() => [crossOriginIsolated, navigator.hardwareConcurrency])).toEqual([true, expect.any(Number)]);
   const cores = Math.min(await page.evaluate(() => navigator.hardwareConcurrency), 8);
@@ -61,6 +73,15 @@ test('cross-origin isolated: the checkpoint runs on the pool of threads, with th
     );
   }, cores + 1);
   expect(refused).toContain(`threads ${cores + 1} is out of range: 1 to ${cores} (the threads this page started)`);
+
+  // The pool's workers are the page's (www/src/checkpoint/pool.js: one started by the checkpoint
+  // worker could hang Firefox), and end with the checkpoint once no widget shows it.
+  const poolWorkers = () => page.workers().filter((w) => w.url().endsWith('/workerHelpers.no-bundler.js'));
+  expect(poolWorkers()).toHaveLength(cores);
+  expect(await page.evaluate(() => window.startedHere.filter((url) => url.endsWith('/workerHelpers.no-bundler.js')).length)).toBe(cores);
+  await page.evaluate(() => document.querySelector('tb-attention').remove());
+  await expect.poll(() => poolWorkers().length, { timeout: 10_000 }).toBe(0);
+  expect(page.workers().filter((w) => w.url().endsWith('/checkpoint/worker.js'))).toEqual([]);
   expect(problems).toEqual([]);
 });
 

@@ -32,13 +32,15 @@
 //                                 // worker ends (a load stops, the memory is freed) and the next
 //                                 // open starts anew; a failed or cancelled one stays as it is
 //
-// Cancel ends the worker, so what it held is freed; the checkpoint then fails with "cancelled" until
+// Cancel ends the worker (and the threads build's pool workers the page started for it, pool.js), so
+// what it held is freed; the checkpoint then fails with "cancelled" until
 // the page is reloaded, as a cancelled weights-src download does.
 
 import { wordedError } from '../models/worded.js';
 import { formatBytes } from '../format.js';
 import { createCheckpointWorker } from './worker-url.js';
 import { forgetFolder } from './kept-folder.js';
+import { poolForWorker } from './pool.js';
 import { speakEnglish } from '../i18n.js';
 import checkpointTexts from '../locales/en/checkpoint.js';
 import panelsTexts from '../locales/en/panels.js';
@@ -146,7 +148,13 @@ function start({ href, files }) {
       queued.set(owner, job);
     });
   };
+  const pool = poolForWorker(worker); // the threads build's workers, which the page starts (pool.js)
+  const end = () => {
+    worker.terminate();
+    pool.end();
+  };
   worker.onmessage = ({ data }) => {
+    if (pool.answer(data)) return;
     if (data.type === 'progress') {
       Object.assign(c, { read: data.read, total: data.total });
       for (const bar of c.bars) {
@@ -169,7 +177,7 @@ function start({ href, files }) {
         measured(data.run, (job) => job.reject(problem));
       } else if (data.id === undefined) {
         settle({ state: 'error', problem });
-        worker.terminate();
+        end();
       } else {
         answered(data.id, (job) => job.reject(problem));
       }
@@ -183,7 +191,7 @@ function start({ href, files }) {
   return Object.assign(c, {
     /** Ends the worker, whatever it was doing; an inspect waiting resolves null. */
     close() {
-      worker.terminate();
+      end();
       running?.resolve(null);
       for (const job of queued.values()) job.resolve(null);
       queued.clear();
@@ -193,7 +201,7 @@ function start({ href, files }) {
     },
     cancel() {
       if (c.state !== 'loading') return;
-      worker.terminate();
+      end();
       settle({ state: 'error', problem: wordedError((t) => t('checkpoint.cancelled')), cancelled: true });
     },
     experiment(what, onStepped = () => {}) {

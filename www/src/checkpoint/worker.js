@@ -11,6 +11,8 @@
 //      { type: 'experiment', run, name, text?, textName?, context? }   name: 'ablation' | 'stream'
 //      { type: 'experiment', run, name: 'continuation', text, count, seed, temperature, topK?, topP? }
 //      { type: 'stop', run }                 the experiment `run` is not wanted any more
+//      { type: 'pool-ready', id }            and out: 'pool-worker', 'pool-abandoned' (pool.js: the page
+//                                            starts the threads build's pool workers)
 // Out: { type: 'progress', read, total }     bytes of weights so far, of the total (0: unknown)
 //      { type: 'opened', info, memory, kept, engine, isolated } PageCheckpoint.info() (its threads
 //                                            among it); memory: the instance's bytes; kept: { bytes,
@@ -45,8 +47,8 @@
 // The engine is one of three builds of the same code:
 // - checkpoint-threads (its own glue, SIMD128 on shared memory) where the page is cross-origin
 //   isolated (its server sends COOP and COEP: docs/hosts.md) and the device has two cores or more:
-//   a pool of workers (wasm-bindgen-rayon) takes the products' outputs between them, the same bits
-//   as on one thread;
+//   a pool of workers (wasm-bindgen-rayon; started by the page, pool.js) takes the products' outputs
+//   between them, the same bits as on one thread;
 // - else checkpoint-relaxed_bg.wasm where the browser has relaxed SIMD (its fused multiply-add: a
 //   forward about 15% faster, BENCHMARKS.md);
 // - else checkpoint_bg.wasm (SIMD128), which is also what runs when neither other can be had (a folder
@@ -58,6 +60,7 @@ import { problemData } from './problems.js';
 import { fileSource, siteSource } from './sources.js';
 import { keptFolder } from './kept-folder.js';
 import { nextTask } from '../next-task.js';
+import { poolFromPage } from './pool.js';
 
 /** Progress is posted at most this often, in ms. */
 const PROGRESS_EVERY = 50;
@@ -72,6 +75,9 @@ const RELAXED_SIMD_PROBE = new Uint8Array([
   0xfd, 0x85, 0x02, // f32x4.relaxed_madd
   0x0b, // end
 ]);
+
+/** The threads build's pool (pool.js: its workers are started by the page), while it starts or runs. */
+let pool = null;
 
 /** The most workers the threads build starts: past a few, a product's panels are too small to share. */
 const MOST_THREADS = 8;
@@ -91,10 +97,12 @@ async function startThreads() {
     const exports = await glue.default();
     let late;
     const refused = new Promise((_, reject) => (late = setTimeout(() => reject(new Error('the pool did not start')), POOL_START_MS)));
+    pool = poolFromPage(post);
     await Promise.race([glue.initThreadPool(threads), refused]).finally(() => clearTimeout(late));
     glue.usePool(threads);
     return { glue, exports, engine: 'threads' };
   } catch {
+    pool?.abandon();
     return null; // one thread, below
   }
 }
@@ -244,6 +252,7 @@ const onMessage = async ({ data }) => {
     else if (data?.type === 'experiment') await experiment(data);
     else if (data?.type === 'stop' && running?.run === data.run) running.stopped = true;
     else if (data?.type === 'threads') threadsOf(data);
+    else if (data?.type === 'pool-ready') pool?.ready(data.id);
   } catch (err) {
     if (data?.type === 'open') {
       checkpoint?.free();
