@@ -13,8 +13,9 @@
 // engine's glue with the one argument the glue now takes, and listens only in a worker (in Node, where
 // a site's build imports the folder's modules, \`self\` is not defined).
 
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { poolWorkerHelper } from './dist/common.mjs';
 
 const [from, to] = process.argv.slice(2);
 const fail = (message) => {
@@ -41,15 +42,18 @@ const INIT_OBJECT = 'await pkg.default({ module_or_path: data.module, memory: da
 const LISTEN = "waitForMsgType(self, 'wasm_bindgen_worker_init').then(";
 const LISTEN_IN_WORKER = `if (typeof WorkerGlobalScope === 'function') ${LISTEN}`;
 
-const rayon = readdirSync(join(from, 'snippets')).filter((d) => d.startsWith('wasm-bindgen-rayon-'));
-if (rayon.length !== 1) fail(`${from}/snippets holds ${rayon.length} wasm-bindgen-rayon folders, not one`);
-const helper = join('snippets', rayon[0], 'src', 'workerHelpers.no-bundler.js');
+let helper;
+try {
+  helper = poolWorkerHelper(from);
+} catch (err) {
+  fail(err.message);
+}
 const text = readFileSync(join(from, helper), 'utf8').replaceAll('\r\n', '\n'); // it ships with CRLF
 if (![BLOB, REVOKE, INIT, LISTEN].every((part) => text.includes(part))) fail(`${helper} no longer starts its workers from a blob: as this script expects; read it again`);
 
 // Only this build's snippets in www/pkg/ (an older wasm-bindgen-rayon's would be copied too).
 rmSync(join(to, 'snippets'), { recursive: true, force: true });
-mkdirSync(join(to, 'snippets', rayon[0], 'src'), { recursive: true });
+mkdirSync(join(to, dirname(helper)), { recursive: true });
 writeFileSync(join(to, helper), text.replace(BLOB, OWN_URL).replace(REVOKE, '').replace(INIT, INIT_OBJECT).replace(LISTEN, LISTEN_IN_WORKER));
 copyFileSync(join(from, 'checkpoint-threads.js'), join(to, 'checkpoint-threads.js'));
 console.log(`wasm-threads: ${to}/checkpoint-threads.js and ${helper}`);

@@ -1,6 +1,7 @@
 // What the steps of `make dist` share (scripts/build-dist.mjs and scripts/dist/): where things
 // are, the browsers the bundles target, and how a step fails.
 
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,3 +34,13 @@ export class BuildError extends Error {}
 export const fail = (message) => {
   throw new BuildError(message);
 };
+
+/**
+ * The threads build's pool worker in a pkg/ folder (`pkg`: target/threads/pkg or www/pkg):
+ * wasm-bindgen-rayon's helper, in a folder named by its hash, as a path under `pkg`.
+ */
+export function poolWorkerHelper(pkg) {
+  const rayon = readdirSync(join(pkg, 'snippets')).filter((d) => d.startsWith('wasm-bindgen-rayon-'));
+  if (rayon.length !== 1) fail(`${join(pkg, 'snippets')} holds ${rayon.length} wasm-bindgen-rayon folders, not one: run \`make wasm\` again`);
+  return join('snippets', rayon[0], 'src', 'workerHelpers.no-bundler.js');
+}

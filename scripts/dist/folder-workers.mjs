@@ -12,11 +12,10 @@
 //   esbuild.build({ …, plugins: FOLDER_WORKER_PLUGINS })   // the element modules start them
 //   writeFileSync(…/pkg/checkpoint-worker.js, await checkpointWorker())
 
-import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { PKG, SRC, TARGET, fail } from './common.mjs';
+import { PKG, SRC, TARGET, fail, poolWorkerHelper } from './common.mjs';
 import { replaced } from './bundle.mjs';
 
 /** Where the folder keeps each worker, from the folder. */
@@ -30,9 +29,7 @@ export const CHECKPOINT_WASM = ['checkpoint_bg.wasm', 'checkpoint-relaxed_bg.was
  * (wasm-bindgen-rayon's, in a folder named by its hash), as paths under pkg/.
  */
 export function checkpointThreadsFiles() {
-  const rayon = readdirSync(join(PKG, 'snippets')).filter((d) => d.startsWith('wasm-bindgen-rayon-'));
-  if (rayon.length !== 1) fail(`www/pkg/snippets/ holds ${rayon.length} wasm-bindgen-rayon folders, not one: run \`make wasm\` again`);
-  return ['checkpoint-threads.js', 'checkpoint-threads_bg.wasm', `snippets/${rayon[0]}/src/workerHelpers.no-bundler.js`];
+  return ['checkpoint-threads.js', 'checkpoint-threads_bg.wasm', poolWorkerHelper(PKG)];
 }
 
 /** www/src/train/worker-url.js: the training worker from the folder's file. */

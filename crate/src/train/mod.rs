@@ -8,6 +8,7 @@
 //! - [`settings`]: what a run is set by, its defaults and its limits.
 //! - [`trainer`]: the loop, one step at a time.
 //! - [`sampler`]: how the next symbol is drawn: temperature, top-k, top-p (one sampler everywhere).
+//!   `likeliest`: its draw over a checkpoint's vocabulary, which orders only the tokens it can keep.
 //! - [`sample`]: writing text with a model, and its next-symbol probabilities.
 //! - [`shipped`]: the trained TinyGPT the page ships.
 //! - [`model_files`]: a trained model as the files `tblock train` writes, with the page's size limit.
@@ -15,6 +16,8 @@
 pub mod baselines;
 pub mod corpus;
 pub mod evaluate;
+#[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
+mod likeliest;
 pub mod model_files;
 pub mod optimizer;
 pub mod sample;

@@ -18,7 +18,7 @@ pub const MAX_TEMPERATURE: f64 = 10.0;
 /// Vocabularies up to this size are ordered by the crate's insertion sort (TinyGPT's 50 characters);
 /// larger ones (a checkpoint's tokens) by the standard library's, where the quadratic sort would take
 /// seconds.
-const SMALL_VOCABULARY: usize = 256;
+pub(super) const SMALL_VOCABULARY: usize = 256;
 
 /// The settings of the sampler, checked against a vocabulary of V symbols.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -49,7 +49,7 @@ pub struct NextDistribution {
 }
 
 /// exp((z − max z)/τ) / Σ, in f64 (τ > 0).
-fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
+pub(super) fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
     let mut p: Vec<f64> = logits.iter().map(|&z| ((z as f64 - max) / temperature).exp()).collect();
     let sum: f64 = p.iter().sum();
@@ -100,7 +100,7 @@ impl Sampling {
     }
 
     /// What the settings make of one position's logits (`model` left empty: drawing needs none).
-    fn after_settings(&self, logits: &[f32]) -> NextDistribution {
+    pub(super) fn after_settings(&self, logits: &[f32]) -> NextDistribution {
         let v = logits.len();
         // Characters from the likeliest down (ties: the lower id first), by logit, which every
         // positive temperature orders the same way.
@@ -145,22 +145,34 @@ impl Sampling {
     /// Draw the next id after one position's logits [V]: one uniform number from `rng` (drawn at
     /// every setting, temperature 0 too, so the same seed walks the same sequence of numbers).
     pub fn draw(&self, logits: &[f32], rng: &mut Rng) -> usize {
-        let probs = self.after_settings(logits).sampled;
-        let mut u = rng.uniform(); // (0, 1]
-        let mut next = probs.len() - 1;
-        for (i, &q) in probs.iter().enumerate() {
-            if q > 0.0 && u <= q {
-                next = i;
-                break;
+        let u = rng.uniform(); // (0, 1]
+                               // A checkpoint's vocabulary: only the tokens the settings can keep are ordered (likeliest.rs),
+                               // the same probabilities. Left out of the wasm builds that only draw TinyGPT's characters.
+        #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
+        if logits.len() > SMALL_VOCABULARY {
+            if let Some(probs) = super::likeliest::sampled_among_few(self, logits) {
+                return pick(&probs, u);
             }
-            u -= q;
         }
-        // Rounding can leave u a hair above the last kept probability: take the last kept character.
-        if probs[next] == 0.0 {
-            next = probs.iter().rposition(|&q| q > 0.0).unwrap_or(next);
-        }
-        next
+        pick(&self.after_settings(logits).sampled, u)
     }
+}
+
+/// The id `u` (0, 1] falls on, walking the probabilities after the settings [V] in id order.
+fn pick(probs: &[f64], mut u: f64) -> usize {
+    let mut next = probs.len() - 1;
+    for (i, &q) in probs.iter().enumerate() {
+        if q > 0.0 && u <= q {
+            next = i;
+            break;
+        }
+        u -= q;
+    }
+    // Rounding can leave u a hair above the last kept probability: take the last kept character.
+    if probs[next] == 0.0 {
+        next = probs.iter().rposition(|&q| q > 0.0).unwrap_or(next);
+    }
+    next
 }
 
 #[cfg(test)]
