@@ -3,35 +3,24 @@
 //! a sort of the vocabulary for each written token (3.6 ms at GPT-2's, as the page's wasm is built).
 //! Nothing ordered at all where every token stays (top-k V, top-p 1). The same arithmetic as
 //! `Sampling::after_settings` on the tokens it keeps, so the same probabilities to the bit
-//! (`the_probabilities_among_few_are_those_after_the_whole_order`).
+//! (sampler.rs: `the_probabilities_among_few_are_those_after_the_whole_order`).
 
 use std::cmp::Ordering;
 
-use super::sampler::{softmax, Sampling};
-
 /// Past this many kept tokens the one pass (k steps for each better token) gives way to a sort.
-const FEW: usize = 256;
+pub(super) const FEW: usize = 256;
 
-/// What a token is drawn from after `s`'s settings [V] (after_settings' `sampled`), or None where
-/// they keep more than `FEW` tokens and fewer than all (top-p then needs the whole order).
-pub(super) fn sampled_among_few(s: &Sampling, logits: &[f32]) -> Option<Vec<f64>> {
-    let v = logits.len();
-    let greedy = s.temperature == 0.0 || s.top_k == 1;
-    let k = if greedy { 1 } else { s.top_k.min(v) };
-    if k == v && s.top_p >= 1.0 {
-        return Some(softmax(logits, s.temperature)); // every token kept: the tempered distribution
-    }
-    if k > FEW {
-        return None;
-    }
+/// What a token is drawn from [V] (after_settings' `sampled`) where top-k keeps the `k` likeliest
+/// (k ≤ FEW; 1 when greedy) at `temperature`, and top-p `top_p` of those.
+pub(super) fn sampled_among_likeliest(logits: &[f32], k: usize, temperature: f64, top_p: f64) -> Vec<f64> {
     let top = likeliest(logits, k);
     // The kept tokens' tempered probabilities: temperature 0 puts all on the likeliest; else the
     // softmax's terms, over the whole vocabulary's sum (the same terms, summed in the same order).
-    let tempered: Vec<f64> = if s.temperature == 0.0 {
+    let tempered: Vec<f64> = if temperature == 0.0 {
         top.iter().enumerate().map(|(rank, _)| if rank == 0 { 1.0 } else { 0.0 }).collect()
     } else {
         let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let term = |z: f32| ((z as f64 - max) / s.temperature).exp();
+        let term = |z: f32| ((z as f64 - max) / temperature).exp();
         let sum: f64 = logits.iter().map(|&z| term(z)).sum();
         top.iter().map(|&id| term(logits[id]) / sum).collect()
     };
@@ -41,7 +30,7 @@ pub(super) fn sampled_among_few(s: &Sampling, logits: &[f32]) -> Option<Vec<f64>
     let mut kept = top.len();
     for (rank, &p) in tempered.iter().enumerate() {
         cumulative += p / mass;
-        if s.top_p < 1.0 && cumulative >= s.top_p - 1e-12 {
+        if top_p < 1.0 && cumulative >= top_p - 1e-12 {
             kept = rank + 1;
             break;
         }
@@ -50,11 +39,11 @@ pub(super) fn sampled_among_few(s: &Sampling, logits: &[f32]) -> Option<Vec<f64>
     let mut kept: Vec<(usize, f64)> = top[..kept].iter().copied().zip(tempered).collect();
     kept.sort_unstable_by_key(|&(id, _)| id);
     let total: f64 = kept.iter().map(|&(_, p)| p).sum();
-    let mut sampled = vec![0.0; v];
+    let mut sampled = vec![0.0; logits.len()];
     for (id, p) in kept {
         sampled[id] = p / total;
     }
-    Some(sampled)
+    sampled
 }
 
 /// The `k` likeliest ids, from the likeliest down (ties: the lower id first), in one pass: each id
@@ -108,28 +97,5 @@ mod tests {
         let rising: Vec<f32> = (0..500).map(|i| i as f32).collect();
         assert_eq!(likeliest(&rising, 3), [499, 498, 497]);
         assert_eq!(likeliest(&[0.25; 400], 3), [0, 1, 2]);
-    }
-
-    #[test]
-    fn the_probabilities_among_few_are_those_after_the_whole_order() {
-        // Every setting, on vocabularies above TinyGPT's (where draw takes this path), against the
-        // probabilities after the whole order, to the bit.
-        for (v, seed) in [(257, 4), (3000, 5), (50_257, 6)] {
-            let z = logits(v, seed);
-            for temperature in [0.0, 0.3, 1.0, 2.5, 10.0] {
-                for top_k in [Some(1), Some(2), Some(40), Some(256), Some(257), None] {
-                    for top_p in [None, Some(0.9), Some(0.5), Some(1e-9)] {
-                        let s = Sampling::new(temperature, top_k.map(|k: usize| k.min(v)), top_p, v).unwrap();
-                        let bits = |p: &[f64]| p.iter().map(|q| q.to_bits()).collect::<Vec<_>>();
-                        match sampled_among_few(&s, &z) {
-                            Some(p) => assert!(bits(&p) == bits(&s.after_settings(&z).sampled), "V {v}, {s:?}"),
-                            None => {
-                                assert!(s.top_k > FEW && (s.top_k < v || s.top_p < 1.0) && temperature > 0.0, "{s:?}")
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 }

@@ -8,6 +8,8 @@
 
 use serde::Serialize;
 
+#[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
+use super::likeliest::{sampled_among_likeliest, FEW};
 use crate::error::{Error, Result};
 use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
@@ -18,7 +20,7 @@ pub const MAX_TEMPERATURE: f64 = 10.0;
 /// Vocabularies up to this size are ordered by the crate's insertion sort (TinyGPT's 50 characters);
 /// larger ones (a checkpoint's tokens) by the standard library's, where the quadratic sort would take
 /// seconds.
-pub(super) const SMALL_VOCABULARY: usize = 256;
+const SMALL_VOCABULARY: usize = 256;
 
 /// The settings of the sampler, checked against a vocabulary of V symbols.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -49,7 +51,7 @@ pub struct NextDistribution {
 }
 
 /// exp((z − max z)/τ) / Σ, in f64 (τ > 0).
-pub(super) fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
+fn softmax(logits: &[f32], temperature: f64) -> Vec<f64> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
     let mut p: Vec<f64> = logits.iter().map(|&z| ((z as f64 - max) / temperature).exp()).collect();
     let sum: f64 = p.iter().sum();
@@ -99,8 +101,17 @@ impl Sampling {
         NextDistribution { model: softmax(logits, 1.0), ..self.after_settings(logits) }
     }
 
+    /// How many of the likeliest top-k keeps of `v` (one where drawing is greedy: temperature 0, top-k 1).
+    fn top_count(&self, v: usize) -> usize {
+        if self.temperature == 0.0 || self.top_k == 1 {
+            1
+        } else {
+            self.top_k.min(v)
+        }
+    }
+
     /// What the settings make of one position's logits (`model` left empty: drawing needs none).
-    pub(super) fn after_settings(&self, logits: &[f32]) -> NextDistribution {
+    fn after_settings(&self, logits: &[f32]) -> NextDistribution {
         let v = logits.len();
         // Characters from the likeliest down (ties: the lower id first), by logit, which every
         // positive temperature orders the same way.
@@ -112,15 +123,13 @@ impl Sampling {
             // are distinct, so the key is total and an unstable sort gives the one order).
             order.sort_unstable_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
         }
-        let greedy = self.temperature == 0.0 || self.top_k == 1;
         let tempered = if self.temperature == 0.0 {
             (0..v).map(|i| if Some(&i) == order.first() { 1.0 } else { 0.0 }).collect()
         } else {
             softmax(logits, self.temperature)
         };
         let mut kept = vec![false; v];
-        let k = if greedy { 1 } else { self.top_k.min(v) };
-        let top: &[usize] = &order[..k];
+        let top: &[usize] = &order[..self.top_count(v)];
         // Top-p over the top-k characters' probabilities, renormalised among them.
         let mass: f64 = top.iter().map(|&i| tempered[i]).sum();
         let mut cumulative = 0.0;
@@ -150,11 +159,23 @@ impl Sampling {
                                // the same probabilities. Left out of the wasm builds that only draw TinyGPT's characters.
         #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
         if logits.len() > SMALL_VOCABULARY {
-            if let Some(probs) = super::likeliest::sampled_among_few(self, logits) {
+            if let Some(probs) = self.sampled_among_few(logits) {
                 return pick(&probs, u);
             }
         }
         pick(&self.after_settings(logits).sampled, u)
+    }
+
+    /// after_settings' `sampled` without ordering the whole vocabulary: every token's tempered
+    /// probability where all are kept, else the k likeliest's (likeliest.rs); None where more than
+    /// `FEW` and fewer than all are kept (top-p then needs the whole order).
+    #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
+    fn sampled_among_few(&self, logits: &[f32]) -> Option<Vec<f64>> {
+        let (v, k) = (logits.len(), self.top_count(logits.len()));
+        if k == v && self.top_p >= 1.0 {
+            return Some(softmax(logits, self.temperature));
+        }
+        (k <= FEW).then(|| sampled_among_likeliest(logits, k, self.temperature, self.top_p))
     }
 }
 
@@ -195,6 +216,37 @@ mod tests {
         assert_eq!(d.order, want);
         assert_eq!(d.kept_count, 5);
         assert!(d.order[..5].iter().all(|&id| d.kept[id]));
+    }
+
+    #[test]
+    fn the_probabilities_among_few_are_those_after_the_whole_order() {
+        // Every setting, on vocabularies above TinyGPT's (where draw takes the k likeliest alone),
+        // against the probabilities after the whole order, to the bit; logits with ties (every fifth
+        // repeats a coarse value) and a few far ahead.
+        for (v, seed) in [(257, 4), (3000, 5), (50_257, 6)] {
+            let mut rng = Rng::new(seed);
+            let z: Vec<f32> = (0..v)
+                .map(|i| match i % 5 {
+                    4 => ((i / 40) % 7) as f32 * 0.5,
+                    _ if i % 997 == 3 => 9.0 + rng.uniform() as f32,
+                    _ => (rng.uniform() * 8.0 - 4.0) as f32,
+                })
+                .collect();
+            let bits = |p: &[f64]| p.iter().map(|q| q.to_bits()).collect::<Vec<_>>();
+            for temperature in [0.0, 0.3, 1.0, 2.5, 10.0] {
+                for top_k in [Some(1), Some(2), Some(40), Some(256), Some(257), None] {
+                    for top_p in [None, Some(0.9), Some(0.5), Some(1e-9)] {
+                        let s = Sampling::new(temperature, top_k.map(|k: usize| k.min(v)), top_p, v).unwrap();
+                        match s.sampled_among_few(&z) {
+                            Some(p) => assert!(bits(&p) == bits(&s.after_settings(&z).sampled), "V {v}, {s:?}"),
+                            None => {
+                                assert!(s.top_k > FEW && (s.top_k < v || s.top_p < 1.0) && temperature > 0.0, "{s:?}")
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
