@@ -219,6 +219,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
     fn the_probabilities_among_few_are_those_after_the_whole_order() {
         // Every setting, on vocabularies above TinyGPT's (where draw takes the k likeliest alone),
         // against the probabilities after the whole order, to the bit; logits with ties (every fifth
