@@ -1,54 +1,16 @@
-//! A draw over a checkpoint's vocabulary (50,257 or 151,936 tokens) that orders only the tokens the
-//! settings can keep: the k likeliest, found in one pass over the logits, where the whole order took
-//! a sort of the vocabulary for each written token (3.6 ms at GPT-2's, as the page's wasm is built).
-//! Nothing ordered at all where every token stays (top-k V, top-p 1). The same arithmetic as
-//! `Sampling::after_settings` on the tokens it keeps, so the same probabilities to the bit
-//! (sampler.rs: `the_probabilities_among_few_are_those_after_the_whole_order`).
+//! The k likeliest tokens of a checkpoint's vocabulary (50,257 or 151,936), found in one pass over
+//! the logits: what the sampler's draw orders where its settings keep few (sampler.rs
+//! `sampled_among_few`), where the whole order took a sort of the vocabulary for each written token
+//! (3.6 ms at GPT-2's, as the page's wasm is built).
 
 use std::cmp::Ordering;
 
 /// Past this many kept tokens the one pass (k steps for each better token) gives way to a sort.
 pub(super) const FEW: usize = 256;
 
-/// What a token is drawn from [V] (after_settings' `sampled`) where top-k keeps the `k` likeliest
-/// (k ≤ FEW; 1 when greedy) at `temperature`, and top-p `top_p` of those.
-pub(super) fn sampled_among_likeliest(logits: &[f32], k: usize, temperature: f64, top_p: f64) -> Vec<f64> {
-    let top = likeliest(logits, k);
-    // The kept tokens' tempered probabilities: temperature 0 puts all on the likeliest; else the
-    // softmax's terms, over the whole vocabulary's sum (the same terms, summed in the same order).
-    let tempered: Vec<f64> = if temperature == 0.0 {
-        top.iter().enumerate().map(|(rank, _)| if rank == 0 { 1.0 } else { 0.0 }).collect()
-    } else {
-        let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let term = |z: f32| ((z as f64 - max) / temperature).exp();
-        let sum: f64 = logits.iter().map(|&z| term(z)).sum();
-        top.iter().map(|&id| term(logits[id]) / sum).collect()
-    };
-    // Top-p over the top-k tokens' probabilities, renormalised among them (after_settings' loop).
-    let mass: f64 = tempered.iter().sum();
-    let mut cumulative = 0.0;
-    let mut kept = top.len();
-    for (rank, &p) in tempered.iter().enumerate() {
-        cumulative += p / mass;
-        if top_p < 1.0 && cumulative >= top_p - 1e-12 {
-            kept = rank + 1;
-            break;
-        }
-    }
-    // Renormalised over the kept, summed in id order as after_settings sums them.
-    let mut kept: Vec<(usize, f64)> = top[..kept].iter().copied().zip(tempered).collect();
-    kept.sort_unstable_by_key(|&(id, _)| id);
-    let total: f64 = kept.iter().map(|&(_, p)| p).sum();
-    let mut sampled = vec![0.0; logits.len()];
-    for (id, p) in kept {
-        sampled[id] = p / total;
-    }
-    sampled
-}
-
 /// The `k` likeliest ids, from the likeliest down (ties: the lower id first), in one pass: each id
 /// better than the k-th so far takes its place in the order. The order `after_settings` sorts into.
-fn likeliest(logits: &[f32], k: usize) -> Vec<usize> {
+pub(super) fn likeliest(logits: &[f32], k: usize) -> Vec<usize> {
     let before = |a: usize, b: usize| match logits[a].total_cmp(&logits[b]) {
         Ordering::Greater => true,
         Ordering::Equal => a < b,

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
-use super::likeliest::{sampled_among_likeliest, FEW};
+use super::likeliest::{likeliest, FEW};
 use crate::error::{Error, Result};
 use crate::messages::{self, Phrase};
 use crate::nn::init::Rng;
@@ -110,6 +110,21 @@ impl Sampling {
         }
     }
 
+    /// How many of the top-k, whose tempered probabilities are `top` (from the likeliest down), top-p
+    /// keeps: the fewest whose shares, renormalised among the top-k, add up to at least p.
+    fn nucleus(&self, top: &[f64]) -> usize {
+        let mass: f64 = top.iter().sum();
+        let mut cumulative = 0.0;
+        for (n, &p) in top.iter().enumerate() {
+            cumulative += p / mass;
+            // A sum of shares can fall a hair short of an exact p (ten tenths reach 0.9999…): 1e-12 of slack.
+            if self.top_p < 1.0 && cumulative >= self.top_p - 1e-12 {
+                return n + 1;
+            }
+        }
+        top.len()
+    }
+
     /// What the settings make of one position's logits (`model` left empty: drawing needs none).
     fn after_settings(&self, logits: &[f32]) -> NextDistribution {
         let v = logits.len();
@@ -130,16 +145,9 @@ impl Sampling {
         };
         let mut kept = vec![false; v];
         let top: &[usize] = &order[..self.top_count(v)];
-        // Top-p over the top-k characters' probabilities, renormalised among them.
-        let mass: f64 = top.iter().map(|&i| tempered[i]).sum();
-        let mut cumulative = 0.0;
-        for &i in top {
+        let top_tempered: Vec<f64> = top.iter().map(|&i| tempered[i]).collect();
+        for &i in &top[..self.nucleus(&top_tempered)] {
             kept[i] = true;
-            cumulative += tempered[i] / mass;
-            // A sum of shares can fall a hair short of an exact p (ten tenths reach 0.9999…): 1e-12 of slack.
-            if self.top_p < 1.0 && cumulative >= self.top_p - 1e-12 {
-                break;
-            }
         }
         let kept_count = kept.iter().filter(|&&x| x).count();
         let sampled = if kept_count == v {
@@ -155,8 +163,9 @@ impl Sampling {
     /// every setting, temperature 0 too, so the same seed walks the same sequence of numbers).
     pub fn draw(&self, logits: &[f32], rng: &mut Rng) -> usize {
         let u = rng.uniform(); // (0, 1]
-                               // A checkpoint's vocabulary: only the tokens the settings can keep are ordered (likeliest.rs),
-                               // the same probabilities. Left out of the wasm builds that only draw TinyGPT's characters.
+
+        // A checkpoint's vocabulary: only the tokens the settings can keep are ordered (likeliest.rs),
+        // the same probabilities. Left out of the wasm builds that only draw TinyGPT's characters.
         #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
         if logits.len() > SMALL_VOCABULARY {
             if let Some(probs) = self.sampled_among_few(logits) {
@@ -167,7 +176,7 @@ impl Sampling {
     }
 
     /// after_settings' `sampled` without ordering the whole vocabulary: every token's tempered
-    /// probability where all are kept, else the k likeliest's (likeliest.rs); None where more than
+    /// probability where all are kept, else the k likeliest's (likeliest.rs, one pass); None where more than
     /// `FEW` and fewer than all are kept (top-p then needs the whole order).
     #[cfg(any(feature = "checkpoint-facade", not(target_arch = "wasm32")))]
     fn sampled_among_few(&self, logits: &[f32]) -> Option<Vec<f64>> {
@@ -175,7 +184,27 @@ impl Sampling {
         if k == v && self.top_p >= 1.0 {
             return Some(softmax(logits, self.temperature));
         }
-        (k <= FEW).then(|| sampled_among_likeliest(logits, k, self.temperature, self.top_p))
+        if k > FEW {
+            return None;
+        }
+        // The k likeliest's tempered probabilities (temperature 0: all on the likeliest), top-p's
+        // share of them, renormalised over those kept summed in id order, as after_settings does.
+        let top = likeliest(logits, k);
+        let tempered: Vec<f64> = if self.temperature == 0.0 {
+            (0..k).map(|rank| if rank == 0 { 1.0 } else { 0.0 }).collect()
+        } else {
+            let all = softmax(logits, self.temperature);
+            top.iter().map(|&id| all[id]).collect()
+        };
+        let mut kept: Vec<(usize, f64)> =
+            top.into_iter().zip(tempered.iter().copied()).take(self.nucleus(&tempered)).collect();
+        kept.sort_unstable_by_key(|&(id, _)| id);
+        let total: f64 = kept.iter().map(|&(_, p)| p).sum();
+        let mut sampled = vec![0.0; v];
+        for (id, p) in kept {
+            sampled[id] = p / total;
+        }
+        Some(sampled)
     }
 }
 
