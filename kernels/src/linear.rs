@@ -39,10 +39,17 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
 /// V8 and the native build both have).
 const ROWS: usize = 4;
 const OUTPUTS: usize = 2;
-/// Outputs at a time for a row alone (a written token's one position): each of its weights is read
-/// once, so eight running sums in flight (eight vectors and the row's one) keep the adds busy where
-/// two waited on each other, bound by their latency; every output summed in the same order still.
+/// Outputs at a time for a row alone (a written token's one position) whose weights are in cache
+/// (TinyGPT's, a panel just widened): eight running sums in flight (eight vectors and the row's one)
+/// keep the adds busy where two waited on each other, bound by their latency; every output summed
+/// in the same order still.
 const OUTPUTS_ALONE: usize = 8;
+/// Outputs at a time for a row alone whose weights come from memory, read once
+/// ([`linear_forward_streamed`]): one, so the weights arrive as one stream, row after row. Eight rows
+/// read side by side are eight streams 3 KB apart, and memory gave them a third less (one row through
+/// GPT-2 small's 497 MB, SIMD128 under Node: 34 ms at eight, 18.3 ms at one); in cache eight is twice
+/// as fast (docs/benchmarks-history.md, "A written token reads its weights as one stream").
+const OUTPUTS_STREAMED: usize = 1;
 
 /// out [N, out] = inp [N, in] · weightᵀ + bias
 ///
@@ -53,12 +60,24 @@ const OUTPUTS_ALONE: usize = 8;
 /// (k = 0, 4, 8, ...), the lanes added (F4::sum), then the last `in` mod 4 terms one by one, then
 /// the bias. Every output is summed in that order whichever tile it falls in.
 pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option<&[f32]>, c_in: usize, c_out: usize) {
+    forward::<OUTPUTS_ALONE>(out, inp, weight, bias, c_in, c_out)
+}
+
+/// [`linear_forward`] where the weights come from memory, each read once (a checkpoint's matrix in
+/// place): the same bits, but rows below a tile (a written token's) take one output at a time, so
+/// the weights w [out, in] are read in the order they lie.
+pub fn linear_forward_streamed(out: &mut [f32], inp: &[f32], w: &[f32], b: Option<&[f32]>, c_in: usize, c_out: usize) {
+    forward::<OUTPUTS_STREAMED>(out, inp, w, b, c_in, c_out)
+}
+
+/// [`linear_forward`], rows below a tile taken ALONE outputs at a time.
+fn forward<const ALONE: usize>(out: &mut [f32], inp: &[f32], w: &[f32], b: Option<&[f32]>, c_in: usize, c_out: usize) {
     if c_in == 0 || c_out == 0 {
         return;
     }
     let rows = (out.len() / c_out).min(inp.len() / c_in);
-    assert!(weight.len() >= c_out * c_in, "linear_forward: weight too short");
-    assert!(bias.is_none_or(|b| b.len() >= c_out), "linear_forward: bias too short");
+    assert!(w.len() >= c_out * c_in, "linear_forward: weight too short");
+    assert!(b.is_none_or(|b| b.len() >= c_out), "linear_forward: bias too short");
     // The outputs a block at a time, every row through each block before the next: a block's weights
     // stay in cache while all the rows read them, rather than the whole weight streaming from memory
     // once per ROWS rows (a real checkpoint's layers in wasm: 13 tokens through GPT-2 small took 1.4 s,
@@ -73,15 +92,13 @@ pub fn linear_forward(out: &mut [f32], inp: &[f32], weight: &[f32], bias: Option
         while r < rows && rows >= ROWS {
             // SAFETY: the tile's rows (from r, or rows − ROWS for the last) end by `rows`, so they fit
             // out and inp; outputs lie within c_out; the weight and bias are long enough (above).
-            unsafe {
-                forward_rows::<ROWS, OUTPUTS>(out, inp, weight, bias, c_in, c_out, r.min(rows - ROWS), outputs.clone())
-            };
+            unsafe { forward_rows::<ROWS, OUTPUTS>(out, inp, w, b, c_in, c_out, r.min(rows - ROWS), outputs.clone()) };
             r += ROWS;
         }
         // Fewer rows than a tile: one at a time.
         for r in r..rows {
             // SAFETY: as above, for row r.
-            unsafe { forward_rows::<1, OUTPUTS_ALONE>(out, inp, weight, bias, c_in, c_out, r, outputs.clone()) };
+            unsafe { forward_rows::<1, ALONE>(out, inp, w, b, c_in, c_out, r, outputs.clone()) };
         }
     }
 }
@@ -302,12 +319,19 @@ mod tests {
             linear_forward(&mut out, &inp, &weight, Some(&bias), c_in, c_out);
             // Each row alone (one row: no tile of four, so not the tile over the last four rows
             // either) gives the same bits.
+            // So does each row alone through the streamed kernel (one output at a time), and all rows.
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for r in 0..rows {
-                let mut row = vec![0.0; c_out];
-                linear_forward(&mut row, &inp[r * c_in..(r + 1) * c_in], &weight, Some(&bias), c_in, c_out);
-                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let row_in = &inp[r * c_in..(r + 1) * c_in];
+                let (mut row, mut streamed) = (vec![0.0; c_out], vec![0.0; c_out]);
+                linear_forward(&mut row, row_in, &weight, Some(&bias), c_in, c_out);
+                linear_forward_streamed(&mut streamed, row_in, &weight, Some(&bias), c_in, c_out);
                 assert_eq!(bits(&row), bits(&out[r * c_out..(r + 1) * c_out]), "{rows}x{c_in}x{c_out}: row {r}");
+                assert_eq!(bits(&streamed), bits(&row), "{rows}x{c_in}x{c_out}: row {r} streamed");
             }
+            let mut streamed = vec![0.0; rows * c_out];
+            linear_forward_streamed(&mut streamed, &inp, &weight, Some(&bias), c_in, c_out);
+            assert_eq!(bits(&streamed), bits(&out), "{rows}x{c_in}x{c_out}: streamed");
             for o in 0..c_out {
                 let mut alone = vec![0.0; rows];
                 linear_forward(&mut alone, &inp, &weight[o * c_in..(o + 1) * c_in], Some(&bias[o..=o]), c_in, 1);

@@ -31,13 +31,46 @@ pub fn use_pool(threads: usize) {
 /// Runs `work` on one of the pool's threads where the page has a pool, else here. A forward pass is
 /// run so: each product's panels are then shared from a pool thread (which takes its own share) with
 /// the others, rather than sent to the pool and waited for by the thread outside it, a round trip a
-/// product (a written token has 121).
+/// product (a written token has 121). The pool's other threads stay awake meanwhile, looking for
+/// panels to take ([`rayon::yield_now`]) until `work` ends, rather than falling asleep between two
+/// products and waiting to be woken (an `Atomics.notify` in the page) at the start of the next.
 pub fn on_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     #[cfg(all(feature = "threads", target_arch = "wasm32"))]
     if pool_threads() > 1 {
-        return rayon::scope(move |_| work());
+        return awake_while(work);
     }
     work()
+}
+
+/// `work` on the pool's first thread while the others take what panels it shares (see [`on_pool`]).
+/// In the threads build, and natively for its test.
+#[cfg(any(all(feature = "threads", target_arch = "wasm32"), all(test, not(target_arch = "wasm32"))))]
+fn awake_while<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+    let work = Mutex::new(Some(work));
+    let done = AtomicBool::new(false);
+    // Every thread of the pool runs this once, each from its own queue: no thread can be handed
+    // another's part (the first's work, or a wait that only the work's end would finish).
+    let mut results = rayon::broadcast(|at| {
+        if at.index() == 0 {
+            // The others stop when the work ends, however it ends.
+            struct Ends<'a>(&'a AtomicBool);
+            impl Drop for Ends<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Ordering::Release);
+                }
+            }
+            let _ends = Ends(&done);
+            let work = work.lock().map(|mut w| w.take()).ok().flatten()?;
+            return Some(work());
+        }
+        while !done.load(Ordering::Acquire) {
+            rayon::yield_now();
+        }
+        None
+    });
+    results.swap_remove(0).expect("the pool's first thread runs the work")
 }
 
 /// Below this many multiply-adds a product runs on one thread: a pool's wake-up and the panels'
@@ -152,6 +185,37 @@ mod tests {
                     assert_eq!(got, whole, "{rows}x{k}x{n}, {threads} threads, panels of {panel}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_work_runs_once_while_the_others_take_its_panels() {
+        // A product's panels shared out from inside the work, on a pool of 3 and of 1; and a work
+        // that panics lets the others go (the panic reaches the caller, nothing hangs).
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let runs = AtomicUsize::new(0);
+            let (k, n) = (64, 4096);
+            let w: Vec<f32> = (0..n * k).map(|i| (i % 7) as f32).collect();
+            let inp = vec![1.0f32; k];
+            let got = pool.install(|| {
+                awake_while(|| {
+                    runs.fetch_add(1, Ordering::Relaxed);
+                    let mut out = vec![0.0f32; n];
+                    let fill = |o: Range<usize>, part: &mut [f32], _: &mut Vec<f32>| {
+                        linear_forward(part, &inp, &w[o.start * k..o.end * k], None, k, o.len())
+                    };
+                    by_output_panels(threads, &mut out, 1, n, 16, fill, &mut Vec::new());
+                    out
+                })
+            });
+            assert_eq!(runs.load(Ordering::Relaxed), 1, "{threads} threads");
+            let want: Vec<f32> = (0..n).map(|o| (0..k).map(|i| ((o * k + i) % 7) as f32).sum()).collect();
+            assert_eq!(got, want, "{threads} threads");
+            let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| awake_while(|| panic!("a bad step")))
+            }));
+            assert!(panicked.is_err(), "{threads} threads");
         }
     }
 

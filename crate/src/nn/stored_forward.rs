@@ -9,7 +9,7 @@ use super::parallel::{product_into, MIN_PARALLEL_WORK};
 #[cfg(target_arch = "wasm32")]
 use std::ops::Range;
 #[cfg(target_arch = "wasm32")]
-use tb_kernels::linear::linear_forward;
+use tb_kernels::linear::{linear_forward, linear_forward_streamed};
 use tb_kernels::product::{Stored, StoredMatrix};
 
 /// Numbers of a 16-bit matrix widened to f32 at once by [`stored_forward_on`]: natively 4 MiB, a
@@ -26,7 +26,8 @@ fn stored_rows(out: &[f32], inp: &[f32], w: &StoredMatrix, bias: Option<&[f32]>)
 }
 
 /// In wasm, out [N, w.outputs] = inp [N, w.inputs] · wᵀ + bias with the kernels' linear_forward
-/// (SIMD128), w read where it is stored: an f32 file's nn.Linear rows as they are; anything else
+/// (SIMD128), w read where it is stored: an f32 file's nn.Linear rows as they are (from memory, so
+/// through linear_forward_streamed: a written token's row reads them as one stream); anything else
 /// (bf16, f16, GPT-2's Conv1D [in, out]) widened and turned to [out, in] a panel of outputs at a time,
 /// never whole. The panels spread over the page's `threads` ([`by_output_panels`]; one, but in a
 /// cross-origin isolated page's threads build). Each output's sum is the one linear_forward gives
@@ -49,8 +50,9 @@ pub fn stored_forward_on(
     if let Stored::F32(data) = w.data {
         if w.k_stride == 1 && w.n_stride == k {
             let data = &data[w.offset..w.offset + n * k];
+            // Read from memory once a product: a written token's row takes them as one stream.
             let fill = |o: Range<usize>, part: &mut [f32], _: &mut Vec<f32>| {
-                linear_forward(part, inp, &data[o.start * k..o.end * k], bias_of(&o), k, o.len())
+                linear_forward_streamed(part, inp, &data[o.start * k..o.end * k], bias_of(&o), k, o.len())
             };
             // One thread: the whole matrix in one call, as the kernel blocks it itself.
             let panel = if threads > 1 { panel } else { n };
